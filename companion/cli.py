@@ -1,0 +1,401 @@
+"""The `companion` command.
+
+Every user mistake ends in one line `error: ...` naming what was wrong and
+what to do, with a non-zero exit; tracebacks are for bugs only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, (frozenset, set, tuple)):
+        return sorted(value) if isinstance(value, (frozenset, set)) else list(value)
+    raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, default=_json_default))
+
+
+# ------------------------------------------------------------------ rules
+
+
+def _rules_list(args: argparse.Namespace) -> int:
+    from companion.rules import all_rulesets
+
+    systems = []
+    for ruleset in all_rulesets():
+        systems.append({
+            "name": ruleset.name,
+            "title": ruleset.title,
+            "dice": [k.value for k in ruleset.dice],
+            "actions": [{"name": a.name, "title": a.title} for a in ruleset.actions.values()],
+            "options": [{"name": o.name, "default": o.default, "choices": list(o.choices)}
+                        for o in ruleset.options],
+        })
+    if args.json:
+        print_json(systems)
+        return 0
+    for system in systems:
+        print(f"{system['name']}  ({system['title']}; dice: {', '.join(system['dice'])})")
+        for action in system["actions"]:
+            print(f"    {action['name']:<28} {action['title']}")
+    return 0
+
+
+def _action(system: str, name: str) -> Any:
+    from companion.rules import get_ruleset
+    from companion.rules.core import RulesError
+
+    ruleset = get_ruleset(system)
+    action = ruleset.actions.get(name)
+    if action is None:
+        raise RulesError(
+            f"{ruleset.name} has no action {name!r}; its actions are: {', '.join(ruleset.actions)}"
+        )
+    return action
+
+
+def _param_dict(param: Any) -> dict[str, Any]:
+    return {
+        "name": param.name, "kind": param.kind.value, "help": param.help,
+        "default": param.default, "allowed": param.allowed(),
+        **({"choices": list(param.choices)} if param.choices else {}),
+    }
+
+
+def _rules_show(args: argparse.Namespace) -> int:
+    action = _action(args.system, args.action)
+    data = {
+        "name": action.name, "title": action.title, "help": action.help,
+        "params": [_param_dict(p) for p in action.params],
+        "examples": [dict(e) for e in action.examples],
+    }
+    if args.json:
+        print_json(data)
+        return 0
+    print(f"{action.name}: {action.title}\n  {action.help}\n\nparameters:")
+    for p in action.params:
+        default = "required" if p.default is None else f"default {p.default}"
+        print(f"  {p.name:<18} {p.allowed()} ({default})\n  {'':<18} {p.help}")
+    for example in action.examples:
+        words = " ".join(f"{k}={v}" for k, v in example.items())
+        print(f"\nexample: companion odds {args.system} {action.name} {words}")
+    return 0
+
+
+def _odds_dict(odds: Any) -> dict[str, Any]:
+    return {
+        "headline_label": odds.headline_label,
+        "headline": {str(k): float(v) for k, v in odds.headline.items()},
+        "headline_exact": {str(k): str(v) for k, v in odds.headline.items()},
+        "mean": float(odds.mean()),
+        "effects": {k: float(v) for k, v in odds.effects.items()},
+        "effects_exact": {k: str(v) for k, v in odds.effects.items()},
+    }
+
+
+def _odds(args: argparse.Namespace) -> int:
+    action = _action(args.system, args.action)
+    params = action.parse_params(args.params)
+    request = action.request(params)
+    odds = action.odds(params)
+    if args.json:
+        print_json({"request": _request_dict(request), "odds": _odds_dict(odds)})
+        return 0
+    print(f"{request.reason}: roll {request.summary()}")
+    print(f"average {float(odds.mean()):.2f} {odds.headline_label}")
+    for value, chance in odds.headline.items():
+        bar = "#" * round(float(chance) * 40)
+        print(f"  {value:>3} {odds.headline_label:<12} {float(chance) * 100:6.2f}%  {bar}")
+    for name, chance in odds.effects.items():
+        print(f"  {name:<16} {float(chance) * 100:6.2f}%")
+    return 0
+
+
+def _request_dict(request: Any) -> dict[str, Any]:
+    return {
+        "reason": request.reason, "secret": request.secret, "summary": request.summary(),
+        "groups": [{"kind": g.kind.value, "count": g.count, "label": g.label,
+                    "faces_meaning": g.faces_meaning} for g in request.groups],
+    }
+
+
+def _parse_dice(text: str) -> list[int]:
+    from companion.rules.core import RulesError
+
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise RulesError(f"--dice {text!r}: write the dice as numbers separated by commas, "
+                         "e.g. --dice 6,5,1") from None
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    action = _action(args.system, args.action)
+    params = action.parse_params(args.params)
+    request = action.request(params)
+    outcome = action.resolve(params, _parse_dice(args.dice))
+    data = {
+        "request": _request_dict(request), "headline": outcome.headline,
+        "headline_label": outcome.headline_label, "effects": sorted(outcome.effects),
+        "details": list(outcome.details), "changes": list(outcome.changes),
+        "follow_up": _request_dict(outcome.follow_up) if outcome.follow_up else None,
+    }
+    if args.json:
+        print_json(data)
+        return 0
+    print(f"{request.reason}: {outcome.headline} {outcome.headline_label}")
+    for name in sorted(outcome.effects):
+        print(f"  effect: {name}")
+    for line in (*outcome.details, *outcome.changes):
+        print(f"  {line}")
+    if outcome.follow_up is not None:
+        print(f"next: roll {outcome.follow_up.summary()} ({outcome.follow_up.reason})")
+    return 0
+
+
+# ------------------------------------------------------------------ games
+
+
+def _load_config(args: argparse.Namespace) -> Any:
+    from companion import config
+
+    return config.load(getattr(args, "config", None), hardware=getattr(args, "hw", None))
+
+
+def _new(args: argparse.Namespace) -> int:
+    from companion.session.journal import Journal
+    from companion.session.scenario_files import (
+        example_scenario_text,
+        parse_scenario,
+        read_scenario_file,
+    )
+    from companion.session.session import GameSession
+
+    cfg = _load_config(args)
+    if args.scenario:
+        text, name = read_scenario_file(Path(args.scenario)), str(args.scenario)
+    elif args.system:
+        text, name = example_scenario_text(args.system), f"example {args.system}"
+    else:
+        raise CompanionError("say which game: --system NAME or --scenario FILE")
+    parse_scenario(text, name)  # a bad scenario is refused before the journal is touched
+    path = cfg.journal_path
+    if path.exists() and args.force:
+        import time
+
+        archived = path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3")
+        for suffix in ("", "-wal", "-shm"):
+            side = Path(str(path) + suffix)
+            if side.exists():
+                side.rename(str(archived) + suffix)
+        print(f"archived the previous game to {archived}")
+    journal = Journal(path)
+    session = GameSession.new(journal, text, name)
+    journal.close()
+    print(f"new {session.ruleset.title} game: {session.record.scenario.title}")
+    print(f"journal: {path}\nnext: companion run")
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from companion.session.journal import Journal
+    from companion.session.session import GameSession
+
+    cfg = _load_config(args)
+    if not cfg.journal_path.exists():
+        raise CompanionError(f"no game at {cfg.journal_path}; start one with 'companion new'")
+    journal = Journal(cfg.journal_path)
+    session = GameSession.resume(journal)
+    journal.close()
+    lines = session.describe()
+    if args.json:
+        print_json({"system": session.record.system, "events": session.record.events,
+                    "state": list(lines), "fingerprint": session.record.fingerprint()})
+    else:
+        print(f"{session.ruleset.title}: {session.record.scenario.title}")
+        print("\n".join(lines))
+    return 0
+
+
+def _journal_check(args: argparse.Namespace) -> int:
+    from companion.session.journal import Journal
+    from companion.session.session import replay
+
+    cfg = _load_config(args)
+    path = Path(args.journal) if args.journal else cfg.journal_path
+    if not path.exists():
+        raise CompanionError(f"no journal at {path}")
+    journal = Journal(path)
+    entries = journal.entries()
+    record = replay(e.event for e in entries)
+    journal.close()
+    print(f"{path}: {len(entries)} events, all readable; the game replays "
+          f"({record.system}, fingerprint {record.fingerprint()[:12]})")
+    return 0
+
+
+def _journal_salvage(args: argparse.Namespace) -> int:
+    from companion.session.journal import salvage
+
+    cfg = _load_config(args)
+    path = Path(args.journal) if args.journal else cfg.journal_path
+    if not path.exists():
+        raise CompanionError(f"no journal at {path}")
+    backup, kept, left_out = salvage(path)
+    print(f"kept {kept} events in {path}; the damaged file is kept at {backup}")
+    if left_out:
+        print(f"{left_out} later events were found after a gap and cannot be replayed; "
+              "they remain readable in the damaged file")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.runner import run
+
+    return run(args, _load_config(args))
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from companion.demo import demo
+
+    return demo(args)
+
+
+# ------------------------------------------------------------------ parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Referee box for historical miniatures wargames."
+    )
+    parser.add_argument("--log-level", default="warning",
+                        choices=("debug", "info", "warning", "error"))
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(func=handler)
+        return p
+
+    def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--config", metavar="FILE",
+                       help="config file (default: $COMPANION_CONFIG or /etc/companion/companion.toml)")
+        p.add_argument("--hw", choices=("sim", "pi"), help="hardware backend (or $COMPANION_HW)")
+        return p
+
+    p = command("demo", _demo, "play a scripted game on simulated hardware")
+    p.add_argument("--system", default="tenir_le_fort", help="rule system (default tenir_le_fort)")
+    p.add_argument("--frames", metavar="DIR", type=Path, help="keep every OLED frame as PNG here")
+    p.add_argument("--seed", type=int, default=1, help="seed for the simulated dice and choices")
+    p.add_argument("--show-frames", action="store_true", help="draw each OLED frame in the terminal")
+    p.add_argument("--camera-fails-after", type=int, metavar="N",
+                   help="unplug the simulated camera after N rolls (manual entry takes over)")
+    p.add_argument("--max-inputs", type=int, default=2000, help="stop after this many inputs")
+
+    p = with_config(command("new", _new, "start a new game"))
+    p.add_argument("--system", help="play the example scenario of this system")
+    p.add_argument("--scenario", metavar="FILE", help="a scenario TOML file")
+    p.add_argument("--force", action="store_true", help="archive a game already in the journal")
+
+    p = with_config(command("run", _run, "run the box (resumes the game in the journal)"))
+    p.add_argument("--keyboard", action="store_true",
+                   help="sim: drive the buttons from the keyboard (w/s, enter, backspace, M menu)")
+    p.add_argument("--script", metavar="FILE", type=Path,
+                   help="sim: read inputs from a file (press/long/chip/dice/image/fail lines)")
+    p.add_argument("--autoplay", type=int, metavar="SEED",
+                   help="sim: play random legal inputs (for soak and crash tests)")
+    p.add_argument("--max-inputs", type=int, default=0, help="stop after this many inputs")
+    p.add_argument("--ack", action="store_true",
+                   help="print 'ack N' once event N is durable (for crash tests)")
+
+    p = with_config(command("status", _status, "show the game in the journal"))
+    p.add_argument("--json", action="store_true")
+
+    journal = sub.add_parser("journal", help="check or salvage the game journal")
+    jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
+    for name, handler, text in (
+        ("check", _journal_check, "read every event and replay the game"),
+        ("salvage", _journal_salvage, "copy readable events of a damaged journal to a fresh one"),
+    ):
+        p = with_config(jsub.add_parser(name, help=text, description=text))
+        p.add_argument("--journal", metavar="FILE", help="journal file (default: from config)")
+        p.set_defaults(func=handler)
+
+    rules = sub.add_parser("rules", help="the rule systems and their actions")
+    rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
+    p = rsub.add_parser("list", help="systems and their actions")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_rules_list)
+    p = rsub.add_parser("show", help="an action's parameters and allowed values")
+    p.add_argument("system")
+    p.add_argument("action")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_rules_show)
+
+    p = command("odds", _odds, "exact odds of an action")
+    p.add_argument("system")
+    p.add_argument("action")
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE")
+    p.add_argument("--json", action="store_true")
+    p = command("resolve", _resolve, "apply the rules to dice already rolled")
+    p.add_argument("system")
+    p.add_argument("action")
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE")
+    p.add_argument("--dice", required=True, help="the dice, comma separated, e.g. 6,5,1")
+    p.add_argument("--json", action="store_true")
+
+    for module in ("companion.vision.cli", "companion.chips.cli", "companion.doctor"):
+        _add_optional_commands(module, sub)
+    return parser
+
+
+def _add_optional_commands(module: str, sub: Any) -> None:
+    import importlib
+
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return
+    loaded.add_commands(sub)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    try:
+        code: int = args.func(args)
+        return code
+    except CompanionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except ValueError as exc:  # RulesError, ScenarioError, VisionError: bad input, not a bug
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

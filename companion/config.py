@@ -1,0 +1,197 @@
+"""The box's one config file (TOML), validated at start.
+
+Found at `--config FILE`, else `$COMPANION_CONFIG`, else the default path;
+a missing default file means all defaults. Every error names the file, the
+key and what is allowed. docs/config.example.toml is the annotated example and
+a test checks it matches `DEFAULTS`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import ConfigError
+
+DEFAULT_PATH = Path("/etc/companion/companion.toml")
+HW_ENV = "COMPANION_HW"
+CONFIG_ENV = "COMPANION_CONFIG"
+
+
+def default_state_dir() -> Path:
+    """Where the journal lives: systemd's StateDirectory on the Pi, else XDG."""
+    if "STATE_DIRECTORY" in os.environ:
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "companion"
+
+
+# Each key: (default, allowed). `allowed` is a tuple of choices, a (min, max)
+# range for numbers, or a type for free values. The wiring table in hardware/
+# is tested against the pin numbers here (BCM numbering).
+_Spec = tuple[Any, Any]
+SCHEMA: dict[str, dict[str, _Spec]] = {
+    "box": {
+        "hardware": ("sim", ("sim", "pi")),
+        "state_dir": ("", str),  # empty: default_state_dir()
+        "log_level": ("info", ("debug", "info", "warning", "error")),
+    },
+    "display": {
+        "driver": ("ssd1306", ("ssd1306", "sh1106")),
+        "i2c_port": (1, (0, 10)),
+        "i2c_address": (0x3C, (0x03, 0x77)),
+        "rotate": (0, (0, 3)),  # quarter turns, as luma counts them
+        "contrast": (255, (0, 255)),
+        "frames_dir": ("", str),  # sim: keep every frame as PNG here
+        "print_frames": (False, bool),  # sim: draw frames in the terminal
+    },
+    "sounder": {
+        "pin": (18, (2, 27)),
+        "mute": (False, bool),
+        "octave_shift": (0, (-2, 2)),
+    },
+    "controls": {
+        "kind": ("buttons", ("buttons", "encoder", "both")),
+        "up_pin": (5, (2, 27)),
+        "down_pin": (6, (2, 27)),
+        "select_pin": (13, (2, 27)),
+        "back_pin": (19, (2, 27)),
+        "encoder_a_pin": (20, (2, 27)),
+        "encoder_b_pin": (21, (2, 27)),
+        "encoder_push_pin": (26, (2, 27)),
+        "long_press_seconds": (0.8, (0.2, 5.0)),
+        "bounce_seconds": (0.02, (0.0, 0.5)),
+    },
+    "camera": {
+        "source": ("picamera2", ("picamera2", "files", "video")),
+        "path": ("", str),  # files: an image or a folder; video: a device index or URL
+        "width": (1280, (160, 4608)),
+        "height": (960, (120, 3456)),
+        "fps": (30, (1, 120)),
+    },
+    "dice": {
+        "still_seconds": (0.2, (0.05, 5.0)),
+        "logo_faces_dir": ("", str),
+        "calibration": ({}, dict),  # written by `companion dice calibrate`
+    },
+    "chips": {
+        "reader": ("sim", ("sim", "usb-hid", "rc522", "pn532-spi", "pn532-i2c", "aruco")),
+        "device": ("", str),  # usb-hid: /dev/input/by-id/... (empty: first HID reader found)
+        "spi_bus": (0, (0, 1)),
+        "spi_device": (0, (0, 1)),  # chip select: CE0 for the RC522
+        "rst_pin": (25, (2, 27)),
+        "irq_pin": (24, (2, 27)),
+        "pn532_cs_pin": (7, (2, 27)),  # CE1
+        "pn532_i2c_address": (0x24, (0x03, 0x77)),
+        "repeat_seconds": (1.5, (0.1, 30.0)),  # the same tag again within this is one draw
+        "registry": ("", str),  # chip id -> name file; empty: in the state dir
+    },
+}
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    section: {key: spec[0] for key, spec in keys.items()} for section, keys in SCHEMA.items()
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """Validated settings; `raw` keeps every section with defaults filled in."""
+
+    path: Path | None
+    raw: Mapping[str, Mapping[str, Any]]
+
+    def __getitem__(self, section: str) -> Mapping[str, Any]:
+        return self.raw[section]
+
+    @property
+    def hardware(self) -> str:
+        return str(self.raw["box"]["hardware"])
+
+    @property
+    def state_dir(self) -> Path:
+        configured = str(self.raw["box"]["state_dir"])
+        return Path(configured).expanduser() if configured else default_state_dir()
+
+    @property
+    def journal_path(self) -> Path:
+        return self.state_dir / "journal.sqlite3"
+
+
+def _check(where: str, key: str, value: Any, spec: _Spec) -> Any:
+    default, allowed = spec
+    name = f"{where}: [{key.split('.')[0]}] {key.split('.')[1]}"
+    if isinstance(allowed, tuple) and all(isinstance(a, str) for a in allowed):
+        if value not in allowed:
+            raise ConfigError(f"{name} = {value!r} is not allowed; use one of: {', '.join(allowed)}")
+        return value
+    if isinstance(allowed, tuple):
+        low, high = allowed
+        wanted = float if isinstance(default, float) else int
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{name} = {value!r} must be a number from {low} to {high}")
+        if wanted is int and not isinstance(value, int):
+            raise ConfigError(f"{name} = {value!r} must be a whole number from {low} to {high}")
+        if not low <= value <= high:
+            raise ConfigError(f"{name} = {value!r} is out of range; use {low} to {high}")
+        return wanted(value)
+    if allowed is bool and not isinstance(value, bool):
+        raise ConfigError(f"{name} = {value!r} must be true or false")
+    if allowed is str and not isinstance(value, str):
+        raise ConfigError(f"{name} = {value!r} must be a quoted string")
+    if allowed is dict and not isinstance(value, dict):
+        raise ConfigError(f"{name} must be a table")
+    return value
+
+
+def validate(data: Mapping[str, Any], where: str = "config") -> Config:
+    raw: dict[str, dict[str, Any]] = {s: dict(v) for s, v in DEFAULTS.items()}
+    for section, values in data.items():
+        if section not in SCHEMA:
+            raise ConfigError(
+                f"{where}: unknown section [{section}]; sections are: {', '.join(SCHEMA)}"
+            )
+        if not isinstance(values, dict):
+            raise ConfigError(f"{where}: {section} must be a table, written [{section}]")
+        for key, value in values.items():
+            if key not in SCHEMA[section]:
+                raise ConfigError(
+                    f"{where}: unknown key {key!r} in [{section}]; "
+                    f"keys are: {', '.join(SCHEMA[section])}"
+                )
+            raw[section][key] = _check(where, f"{section}.{key}", value, SCHEMA[section][key])
+    return Config(path=None, raw=raw)
+
+
+def load(path: Path | str | None = None, *, hardware: str | None = None) -> Config:
+    """Load and validate the config: explicit path, then $COMPANION_CONFIG, then default.
+
+    An explicitly named file must exist; the default one may be absent.
+    `hardware` or $COMPANION_HW overrides [box] hardware.
+    """
+    explicit = path if path is not None else os.environ.get(CONFIG_ENV) or None
+    file = Path(explicit) if explicit else DEFAULT_PATH
+    data: dict[str, Any] = {}
+    if file.exists():
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{file}: not valid TOML ({exc}); fix the line it names") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{file}: cannot be read ({exc})") from None
+    elif explicit:
+        raise ConfigError(
+            f"{file}: config file not found; create it (see docs/config.example.toml) "
+            "or leave out --config to use the defaults"
+        )
+    config = validate(data, where=str(file))
+    override = hardware or os.environ.get(HW_ENV)
+    raw = {s: dict(v) for s, v in config.raw.items()}
+    if override:
+        raw["box"]["hardware"] = _check(
+            f"${HW_ENV}", "box.hardware", override, SCHEMA["box"]["hardware"]
+        )
+    return Config(path=file if file.exists() else None, raw=raw)

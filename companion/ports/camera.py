@@ -1,0 +1,156 @@
+"""The tray camera: picamera2 on the Pi; files, a folder or cv2.VideoCapture elsewhere."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.errors import HardwareError
+
+log = logging.getLogger(__name__)
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+class Camera(Protocol):
+    def capture(self) -> np.ndarray:
+        """One BGR frame; HardwareError if the camera is gone."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Picamera2Camera:
+    def __init__(self, width: int, height: int) -> None:
+        try:
+            from picamera2 import Picamera2  # only on the Pi (apt python3-picamera2)
+        except ImportError:
+            raise HardwareError(
+                "picamera2 is not available; on Raspberry Pi OS run "
+                "'sudo apt install python3-picamera2' and make the venv with "
+                "--system-site-packages, or set [camera] source = \"files\""
+            ) from None
+        try:
+            self.camera = Picamera2()
+            config = self.camera.create_video_configuration(
+                main={"size": (width, height), "format": "BGR888"}
+            )
+            self.camera.configure(config)
+            self.camera.start()
+        except Exception as exc:
+            raise HardwareError(
+                f"camera did not start ({exc}); check the ribbon cable and run "
+                "'rpicam-hello --list-cameras'"
+            ) from None
+
+    def capture(self) -> np.ndarray:
+        try:
+            frame = self.camera.capture_array("main")
+        except Exception as exc:
+            raise HardwareError(f"camera stopped delivering frames ({exc})") from None
+        return np.ascontiguousarray(frame[:, :, :3])
+
+    def close(self) -> None:
+        try:
+            self.camera.stop()
+            self.camera.close()
+        except Exception:
+            log.debug("camera close failed", exc_info=True)
+
+
+class FileCamera:
+    """An image file, or a folder of them played in name order (looping)."""
+
+    def __init__(self, path: Path, loop: bool = True) -> None:
+        if path.is_dir():
+            self.paths = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        elif path.is_file():
+            self.paths = [path]
+        else:
+            raise HardwareError(f"camera source {path} does not exist; set [camera] path")
+        if not self.paths:
+            raise HardwareError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}")
+        self.loop = loop
+        self.index = 0
+
+    def capture(self) -> np.ndarray:
+        import cv2
+
+        if self.index >= len(self.paths):
+            if not self.loop:
+                raise HardwareError("the image folder has no more frames")
+            self.index = 0
+        path = self.paths[self.index]
+        self.index += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise HardwareError(f"{path} is not a readable image")
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+class VideoCamera:
+    """A USB webcam or a video file through cv2.VideoCapture."""
+
+    def __init__(self, source: str, width: int, height: int) -> None:
+        import cv2
+
+        target: int | str = int(source) if source.isdigit() else source
+        self.capture_device = cv2.VideoCapture(target)
+        if not self.capture_device.isOpened():
+            raise HardwareError(f"cannot open video source {source!r}; check [camera] path")
+        self.capture_device.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self.capture_device.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def capture(self) -> np.ndarray:
+        ok, frame = self.capture_device.read()
+        if not ok or frame is None:
+            raise HardwareError("the video source gave no frame")
+        return frame  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self.capture_device.release()
+
+
+class SimTrayCamera:
+    """The demo's tray: shows whatever frame the script put there, then a still tray.
+
+    `fail_after` makes it fail like an unplugged camera, to exercise fallbacks.
+    """
+
+    def __init__(self, empty_frame: Callable[[], np.ndarray]) -> None:
+        self.empty_frame = empty_frame
+        self.frame: np.ndarray | None = None
+        self.failed = False
+
+    def put(self, frame: np.ndarray) -> None:
+        self.frame = frame
+
+    def capture(self) -> np.ndarray:
+        if self.failed:
+            raise HardwareError("simulated camera unplugged")
+        return self.frame if self.frame is not None else self.empty_frame()
+
+    def close(self) -> None:
+        pass
+
+
+def open_camera(settings: Mapping[str, Any], hardware: str) -> Camera:
+    source = settings["source"]
+    if source == "picamera2":
+        if hardware != "pi":
+            raise HardwareError(
+                "[camera] source = \"picamera2\" needs the Pi; in sim mode use "
+                "source = \"files\" with a path, or \"video\""
+            )
+        return Picamera2Camera(int(settings["width"]), int(settings["height"]))
+    if source == "files":
+        if not settings["path"]:
+            raise HardwareError("[camera] source = \"files\" needs path = an image or folder")
+        return FileCamera(Path(settings["path"]).expanduser())
+    return VideoCamera(str(settings["path"] or "0"), int(settings["width"]), int(settings["height"]))

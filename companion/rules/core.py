@@ -1,0 +1,441 @@
+"""The contract every rule system implements.
+
+Pure and standard-library only: no I/O, no clock, no randomness. A system is a
+`Ruleset`: a set of stand-alone `Action`s (one roll each, used by the odds and
+resolve CLI) and a game state machine (`start`, `next_step`, `advance`) that the
+session drives with inputs it has journaled. Given the same inputs, `advance`
+must give the same states: the journal is replayed through it after a crash.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Protocol
+
+# --------------------------------------------------------------------------- dice
+
+
+class DieKind(enum.Enum):
+    """How a physical die is read."""
+
+    D6 = "d6"  # faces 1..6
+    D10 = "d10"  # faces 0..9; 0 is zero, not ten, unless a system says so
+    PERCENTILE = "percentile"  # a tens die 00..90 (value 0..9 = 00..90)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        if self is DieKind.D6:
+            return (1, 2, 3, 4, 5, 6)
+        return tuple(range(10))
+
+    def describe_face(self, value: int) -> str:
+        if self is DieKind.PERCENTILE:
+            return f"{value * 10:02d}"
+        return str(value)
+
+
+def percentile_value(tens: int, units: int, *, zero_zero_is_100: bool) -> int:
+    """Two d10 read as a percentile: tens die 0..9, units die 0..9.
+
+    "00" with "0" is 100 in systems that say so, else 0.
+    """
+    for die in (tens, units):
+        if not 0 <= die <= 9:
+            raise ValueError(f"a percentile die reads 0-9, got {die}")
+    value = tens * 10 + units
+    if value == 0 and zero_zero_is_100:
+        return 100
+    return value
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """Some dice of one kind rolled for one purpose, e.g. 7d6 of FFL fire."""
+
+    kind: DieKind
+    count: int
+    label: str  # "FFL fire", "tens", "Arab attacker"
+    faces_meaning: str  # "5-6 hit; two 6s pin", for the screen and the CLI
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ValueError("a dice group cannot have a negative count")
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """What the box asks the players to roll, and why."""
+
+    reason: str  # "FFL fire at 12 figures in light cover"
+    groups: tuple[DiceGroup, ...]
+    secret: bool = False  # the result is journaled but not shown until revealed
+
+    @property
+    def dice_count(self) -> int:
+        return sum(g.count for g in self.groups)
+
+    @property
+    def kinds(self) -> tuple[DieKind, ...]:
+        """The kind of each die, in the order the dice are given."""
+        return tuple(g.kind for g in self.groups for _ in range(g.count))
+
+    def summary(self) -> str:
+        """Short form for the OLED, e.g. '7d6 + 1d6'."""
+        parts = []
+        for g in self.groups:
+            if g.kind is DieKind.PERCENTILE:
+                parts.append(f"{g.count}d%")
+            else:
+                parts.append(f"{g.count}{g.kind.value}")
+        return " + ".join(parts) if parts else "no dice"
+
+    def split(self, dice: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """The dice grouped as requested, after `check_dice`."""
+        check_dice(self, dice)
+        out: list[tuple[int, ...]] = []
+        at = 0
+        for g in self.groups:
+            out.append(tuple(dice[at : at + g.count]))
+            at += g.count
+        return tuple(out)
+
+
+class RulesError(ValueError):
+    """Bad input to the rules: says what was wrong and what is allowed."""
+
+
+def check_dice(request: RollRequest, dice: Sequence[int]) -> None:
+    """Raise RulesError naming the problem if `dice` cannot answer `request`."""
+    if len(dice) != request.dice_count:
+        raise RulesError(
+            f"{request.reason}: expected {request.dice_count} dice "
+            f"({request.summary()}), got {len(dice)}"
+        )
+    for index, (kind, value) in enumerate(zip(request.kinds, dice, strict=True), start=1):
+        if value not in kind.faces:
+            allowed = f"{kind.faces[0]}-{kind.faces[-1]}"
+            raise RulesError(f"die {index} is a {kind.value} and reads {allowed}, got {value}")
+
+
+# ----------------------------------------------------------------------- outcomes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a roll did.
+
+    `headline` is the one number the box shows large (hits, casualties, points,
+    movement inches); `effects` are named side effects that the odds also give
+    the chance of and the UI has tunes for. Common names: "pinned", "jammed",
+    "broken", "berserk", "killed", "resolve_failed", "routed", "fumble".
+    `changes` are human-readable state changes; `follow_up` asks for the next
+    roll when the rules chain rolls (Maxim 6s again, cannon to-hit then blast).
+    """
+
+    headline: int
+    headline_label: str  # "hits", "casualties", "inches"
+    effects: frozenset[str] = frozenset()
+    details: tuple[str, ...] = ()  # the reasoning, one line each, for the play-by-play
+    changes: tuple[str, ...] = ()
+    follow_up: RollRequest | None = None
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact odds of a roll request: headline distribution and side-effect chances."""
+
+    headline_label: str
+    headline: Mapping[int, Fraction]
+    effects: Mapping[str, Fraction] = field(default_factory=dict)
+
+    def mean(self) -> Fraction:
+        return sum((k * p for k, p in self.headline.items()), Fraction(0))
+
+    def at_least(self, k: int) -> Fraction:
+        return sum((p for v, p in self.headline.items() if v >= k), Fraction(0))
+
+
+# ------------------------------------------------------------------ parameters
+
+
+class ParamKind(enum.Enum):
+    INT = "int"
+    BOOL = "bool"
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an action, e.g. figures=12 or cover=light."""
+
+    name: str
+    kind: ParamKind
+    help: str
+    default: int | bool | str | None = None  # None: required
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def allowed(self) -> str:
+        if self.kind is ParamKind.BOOL:
+            return "yes or no"
+        if self.kind is ParamKind.CHOICE:
+            return ", ".join(self.choices)
+        low = "" if self.minimum is None else str(self.minimum)
+        high = "" if self.maximum is None else str(self.maximum)
+        return f"a whole number {low}..{high}".rstrip(".")
+
+    def parse(self, text: str) -> int | bool | str:
+        """Parse a CLI value; RulesError names the parameter and what is allowed."""
+        problem = f"{self.name}={text!r} is not allowed; use {self.allowed()}"
+        if self.kind is ParamKind.BOOL:
+            lowered = text.strip().lower()
+            if lowered in ("1", "yes", "true", "y", "on"):
+                return True
+            if lowered in ("0", "no", "false", "n", "off"):
+                return False
+            raise RulesError(problem)
+        if self.kind is ParamKind.CHOICE:
+            if text in self.choices:
+                return text
+            raise RulesError(problem)
+        try:
+            number = int(text)
+        except ValueError:
+            raise RulesError(problem) from None
+        self.check(number)
+        return number
+
+    def check(self, value: int | bool | str) -> None:
+        problem = f"{self.name}={value!r} is not allowed; use {self.allowed()}"
+        if self.kind is ParamKind.BOOL:
+            if not isinstance(value, bool):
+                raise RulesError(problem)
+        elif self.kind is ParamKind.CHOICE:
+            if value not in self.choices:
+                raise RulesError(problem)
+        else:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(problem)
+            if self.minimum is not None and value < self.minimum:
+                raise RulesError(problem)
+            if self.maximum is not None and value > self.maximum:
+                raise RulesError(problem)
+
+
+Params = Mapping[str, int | bool | str]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One kind of roll a system knows, usable without a game (odds, resolve CLI).
+
+    `request`, `resolve` and `odds` take params already completed by
+    `complete_params`. `odds` must be exact and agree with enumerating every
+    result of `request` through `resolve` (a test does this on small pools).
+    """
+
+    name: str  # kebab-case, e.g. "ffl-fire"
+    title: str
+    help: str
+    params: tuple[Param, ...]
+    request: Callable[[Params], RollRequest]
+    resolve: Callable[[Params, Sequence[int]], Outcome]
+    odds: Callable[[Params], Odds]
+    # Small parameter sets (a few dice) for which tests enumerate every result
+    # and compare with `odds`; also shown as examples by `companion rules show`.
+    examples: tuple[Params, ...] = ()
+
+    def complete_params(self, given: Mapping[str, int | bool | str]) -> dict[str, int | bool | str]:
+        known = {p.name: p for p in self.params}
+        for name in given:
+            if name not in known:
+                raise RulesError(
+                    f"{self.name} has no parameter {name!r}; it takes: "
+                    + (", ".join(known) or "no parameters")
+                )
+        out: dict[str, int | bool | str] = {}
+        for p in self.params:
+            if p.name in given:
+                p.check(given[p.name])
+                out[p.name] = given[p.name]
+            elif p.default is not None:
+                out[p.name] = p.default
+            else:
+                raise RulesError(f"{self.name} needs {p.name} ({p.allowed()}): {p.help}")
+        return out
+
+    def parse_params(self, words: Sequence[str]) -> dict[str, int | bool | str]:
+        """Parse `key=value` words from the CLI and complete with defaults."""
+        known = {p.name: p for p in self.params}
+        given: dict[str, int | bool | str] = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep:
+                raise RulesError(f"parameter {word!r} should be written name=value")
+            key = key.replace("-", "_")
+            if key not in known:
+                raise RulesError(
+                    f"{self.name} has no parameter {key!r}; it takes: "
+                    + (", ".join(known) or "no parameters")
+                )
+            given[key] = known[key].parse(value)
+        return self.complete_params(given)
+
+
+# ---------------------------------------------------------------- scenarios
+
+
+ScenarioValue = int | float | bool | str | list["ScenarioValue"] | dict[str, "ScenarioValue"]
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be played; names the unit and the field."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit as the scenario sets it up. System-specific fields go in `traits`."""
+
+    name: str
+    side: str
+    kind: str  # system vocabulary, e.g. "foot", "mounted", "maxim", "artillery"
+    figures: int
+    weapons: tuple[str, ...] = ()
+    leader: str | None = None  # the leader with the unit, by name
+    chip: str | None = None  # the chip that activates it, when the system uses chips
+    traits: Mapping[str, ScenarioValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    system: str
+    title: str
+    sides: tuple[str, ...]
+    units: tuple[Unit, ...]
+    options: Mapping[str, ScenarioValue] = field(default_factory=dict)
+    setup: Mapping[str, ScenarioValue] = field(default_factory=dict)  # system-specific
+    notes: str = ""
+
+    def unit(self, name: str) -> Unit:
+        for u in self.units:
+            if u.name == name:
+                return u
+        raise ScenarioError(f"no unit named {name!r} in scenario {self.title!r}")
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A switch for a reading of an ambiguous rule, set in the scenario's [options]."""
+
+    name: str
+    help: str
+    default: ScenarioValue
+    choices: tuple[ScenarioValue, ...]
+
+
+# ---------------------------------------------------------------- game steps
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str  # stable id journaled by the session, e.g. "fire", "unit:Legion 1"
+    label: str  # short, fits the OLED (<= 18 characters is best)
+
+
+@dataclass(frozen=True)
+class AwaitChip:
+    """Draw a chip from the bag. `in_bag` are chip names still to draw."""
+
+    prompt: str
+    in_bag: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AwaitChoice:
+    prompt: str
+    options: tuple[Choice, ...]
+    about: str = ""  # the unit or situation this choice is for
+
+
+@dataclass(frozen=True)
+class AwaitRoll:
+    request: RollRequest
+    odds: Odds | None = None  # headline odds to show before the roll
+
+
+@dataclass(frozen=True)
+class GameOver:
+    winner: str | None
+    summary: tuple[str, ...]
+
+
+Step = AwaitChip | AwaitChoice | AwaitRoll | GameOver
+
+
+@dataclass(frozen=True)
+class ChipDrawn:
+    chip: str  # the scenario's chip name (the session maps tag ids to names)
+
+
+@dataclass(frozen=True)
+class Chosen:
+    key: str
+
+
+@dataclass(frozen=True)
+class Rolled:
+    dice: tuple[int, ...]
+
+
+GameInput = ChipDrawn | Chosen | Rolled
+
+
+@dataclass(frozen=True)
+class Transition:
+    """The result of one input: the new state and what to tell the table."""
+
+    state: object
+    log: tuple[str, ...] = ()  # play-by-play lines
+    outcome: Outcome | None = None
+    cues: frozenset[str] = frozenset()  # sounds: "chip", "dice", "pin", "jam", "death", ...
+
+
+class Ruleset(Protocol):
+    """A rule system. Implementations are module-level singletons."""
+
+    @property
+    def name(self) -> str: ...  # snake_case id, e.g. "tenir_le_fort"
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def dice(self) -> tuple[DieKind, ...]: ...
+
+    @property
+    def actions(self) -> Mapping[str, Action]: ...
+
+    @property
+    def options(self) -> tuple[RuleOption, ...]: ...
+
+    def load_scenario(self, raw: Mapping[str, ScenarioValue]) -> Scenario:
+        """Validate a parsed TOML scenario; ScenarioError names unit and field."""
+        ...
+
+    def start(self, scenario: Scenario) -> object:
+        """The state before the first input. States are immutable and compare by value."""
+        ...
+
+    def next_step(self, state: object) -> Step: ...
+
+    def advance(self, state: object, given: GameInput) -> Transition:
+        """Apply one input. RulesError (nothing changed) if it does not fit next_step."""
+        ...
+
+    def describe(self, state: object) -> tuple[str, ...]:
+        """The state in a few lines for the summary and the 'status' screen."""
+        ...

@@ -1,0 +1,885 @@
+"""Every roll Fighting Swashbucklers asks for, as a stand-alone Action.
+
+Each has its situation as Params, the dice it asks for, how they read, and its
+exact odds (computed over the faces' values, not by enumerating dice pools).
+The game (`game.py`) resolves its rolls through the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    check_dice,
+)
+from companion.rules.fighting_swashbucklers import command, fire, melee, morale, rally, tables
+from companion.rules.fighting_swashbucklers.dice import (
+    D10_EACH,
+    DOUBLE_ZERO_IS_100,
+    DOUBLE_ZERO_READINGS,
+    PERCENT_EACH,
+    d10_request,
+    percentile_request,
+    percentile_values,
+    read_percentile,
+)
+from companion.rules.odds import odds_from_outcomes
+
+Weighted = list[tuple[Fraction, int, frozenset[str]]]
+
+DOUBLE_ZERO = Param(
+    "double_zero",
+    ParamKind.CHOICE,
+    'how a percentile "00" reads: 100 (the charts run 01-100) or 0',
+    default=DOUBLE_ZERO_IS_100,
+    choices=DOUBLE_ZERO_READINGS,
+)
+CP = Param("cp", ParamKind.INT, "the commanding officer's Command Points", 4, 0, 10)
+FIRERS: tuple[str, ...] = (*tables.POSE_NAMES, "cavalry")
+FIRER = Param(
+    "firer", ParamKind.CHOICE, "the firing squad's pose (or cavalry)", "kneeling", choices=FIRERS
+)
+CAVALRY_FF = Param(
+    "cavalry_fire_factor",
+    ParamKind.INT,
+    "markers mounted cavalry place (option cavalry_fire_factor)",
+    1,
+    0,
+    1,
+)
+
+
+def _int(params: Params, name: str) -> int:
+    value = params[name]
+    assert isinstance(value, int)
+    return value
+
+
+def _str(params: Params, name: str) -> str:
+    value = params[name]
+    assert isinstance(value, str)
+    return value
+
+
+def _bool(params: Params, name: str) -> bool:
+    value = params[name]
+    assert isinstance(value, bool)
+    return value
+
+
+def _percentile(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
+    check_dice(request, dice)
+    zero = _str(params, "double_zero")
+    value = read_percentile(dice[0], dice[1], zero)
+    return value, f"d% {dice[0]}{dice[1]} reads {value}"
+
+
+def _d10(request: RollRequest, dice: Sequence[int]) -> int:
+    check_dice(request, dice)
+    return dice[0]
+
+
+def _over_percentile(
+    params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]
+) -> Odds:
+    weighted: Weighted = []
+    for value in percentile_values(_str(params, "double_zero")):
+        headline, effects = fn(value)
+        weighted.append((PERCENT_EACH, headline, effects))
+    return odds_from_outcomes(label, weighted)
+
+
+def _over_d10(label: str, fn: Callable[[int], tuple[int, frozenset[str]]]) -> Odds:
+    weighted: Weighted = []
+    for die in range(10):
+        headline, effects = fn(die)
+        weighted.append((D10_EACH, headline, effects))
+    return odds_from_outcomes(label, weighted)
+
+
+# ------------------------------------------------------------ command points
+
+
+def _cp_request(params: Params) -> RollRequest:
+    return percentile_request(
+        "Commanding officer's Command Points", "01-33: 3 CP, 34-66: 4, 67-100: 5"
+    )
+
+
+def _cp_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    value, line = _percentile(params, _cp_request(params), dice)
+    cp = command.command_points_for(value)
+    return Outcome(cp, "CP", details=(line, f"{value} is in the band for {cp} CP"))
+
+
+COMMAND_POINTS = Action(
+    "command-points",
+    "Command Points",
+    "The commanding officer's CP, rolled at the start of the game.",
+    (DOUBLE_ZERO,),
+    _cp_request,
+    _cp_resolve,
+    lambda p: _over_percentile(p, "CP", lambda v: (command.command_points_for(v), frozenset())),
+    examples=({}, {"double_zero": "0"}),
+)
+
+# ------------------------------------------------------------ under-officer
+
+OFFICER_NUMBERS = {tables.GOOD_LEADER: 1, tables.ORDINARY_OFFICER: 2, tables.MARTINET: 3}
+
+
+def _officer_request(params: Params) -> RollRequest:
+    return percentile_request(
+        "Under-officer's type", "01-33 good leader, 34-66 run of the mill, 67-100 martinet"
+    )
+
+
+def _officer_outcome(value: int) -> tuple[int, frozenset[str]]:
+    kind = command.under_officer_for(value)
+    return OFFICER_NUMBERS[kind], frozenset({kind})
+
+
+def _officer_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    value, line = _percentile(params, _officer_request(params), dice)
+    number, effects = _officer_outcome(value)
+    kind = command.under_officer_for(value)
+    return Outcome(
+        number, "type (1 good, 2 ordinary, 3 martinet)", effects, (line, f"{value}: {kind}")
+    )
+
+
+UNDER_OFFICER = Action(
+    "under-officer",
+    "Under-officer type",
+    "Dice for an under-officer: good leader, run of the mill or martinet.",
+    (DOUBLE_ZERO,),
+    _officer_request,
+    _officer_resolve,
+    lambda p: _over_percentile(p, "type (1 good, 2 ordinary, 3 martinet)", _officer_outcome),
+    examples=({}, {"double_zero": "0"}),
+)
+
+# ------------------------------------------------------------ second action
+
+
+def _second_request(params: Params) -> RollRequest:
+    chance = command.second_action_chance(_int(params, "cp"))
+    return percentile_request(f"Second action ({chance}%)", f"{chance} or less: a second action")
+
+
+def _second_outcome(cp: int, value: int) -> tuple[int, frozenset[str]]:
+    granted = command.second_action_granted(cp, value)
+    return (1 if granted else 0), frozenset() if granted else frozenset({"denied"})
+
+
+def _second_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    cp = _int(params, "cp")
+    value, line = _percentile(params, _second_request(params), dice)
+    headline, effects = _second_outcome(cp, value)
+    verdict = "a second action" if headline else "no second action"
+    return Outcome(
+        headline,
+        "second actions",
+        effects,
+        (line, f"chance 10 x {cp} CP = {command.second_action_chance(cp)}%: {verdict}"),
+    )
+
+
+SECOND_ACTION = Action(
+    "second-action",
+    "Second action",
+    "Whether a side's units get a second action this turn: 10 x CP percent.",
+    (CP, DOUBLE_ZERO),
+    _second_request,
+    _second_resolve,
+    lambda p: _over_percentile(p, "second actions", lambda v: _second_outcome(_int(p, "cp"), v)),
+    examples=({"cp": 4}, {"cp": 0, "double_zero": "0"}, {"cp": 10}),
+)
+
+# ------------------------------------------------------------ reaction fire
+
+
+def _reaction_request(params: Params) -> RollRequest:
+    cp = _int(params, "cp")
+    return d10_request(f"Reaction fire: {cp} CP x d10", "one unit reacts per 10 points")
+
+
+def _reaction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    cp = _int(params, "cp")
+    die = _d10(_reaction_request(params), dice)
+    units = command.reacting_units(cp, die)
+    return Outcome(
+        units,
+        "reacting units",
+        details=(
+            f"{cp} CP x {die} = {command.reacting_points(cp, die)} points: {units} units react",
+        ),
+    )
+
+
+REACTION_FIRE = Action(
+    "reaction-fire",
+    "Reaction fire",
+    "How many of the non-phasing side's units may react with fire: CP x d10, one a 10.",
+    (CP,),
+    _reaction_request,
+    _reaction_resolve,
+    lambda p: _over_d10(
+        "reacting units", lambda d: (command.reacting_units(_int(p, "cp"), d), frozenset())
+    ),
+    examples=({"cp": 3}, {"cp": 5}, {"cp": 0}),
+)
+
+# ------------------------------------------------------------ morale
+
+MORALE_PARAMS = (
+    Param("men", ParamKind.INT, "men in the squad", 4, 1, tables.SQUAD_SIZE),
+    Param("markers", ParamKind.INT, "markers on the squad", 0, 0, 40),
+    Param("stress", ParamKind.BOOL, "a stress situation halves the normal ML", False),
+    Param(
+        "leader_points",
+        ParamKind.INT,
+        "points a good leader lends",
+        0,
+        0,
+        tables.GOOD_LEADER_MAX_POINTS,
+    ),
+    Param(
+        "kind",
+        ParamKind.CHOICE,
+        "what the squad is",
+        tables.INFANTRY,
+        choices=(tables.INFANTRY, tables.CAVALRY),
+    ),
+    DOUBLE_ZERO,
+)
+
+
+def _level(params: Params) -> int:
+    return morale.morale_level(
+        _int(params, "men"),
+        _int(params, "markers"),
+        stress=_bool(params, "stress"),
+        leader_points=_int(params, "leader_points"),
+    )
+
+
+def morale_effects(result: morale.MoraleResult) -> frozenset[str]:
+    if result.band == morale.FAILED:
+        return frozenset({"routed"})
+    if result.band == morale.PROVOKED:
+        return frozenset({"provoked"})
+    return frozenset()
+
+
+def _morale_request(params: Params) -> RollRequest:
+    level = _level(params)
+    return percentile_request(
+        f"Morale test against ML {level}",
+        f"over {level} fails; {level // 2} or less provoked",
+    )
+
+
+def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    men = _int(params, "men")
+    value, line = _percentile(params, _morale_request(params), dice)
+    level = _level(params)
+    result = morale.morale_result(value, level, men)
+    explain = morale.explain_level(
+        men,
+        _int(params, "markers"),
+        stress=_bool(params, "stress"),
+        leader_points=_int(params, "leader_points"),
+    )
+    if result.band == morale.FAILED:
+        parity = "odd" if value % 2 else "even"
+        n = result.losses
+        verdict = f"{value} > {level}: failed, {parity} roll: {n} men off, {n} markers"
+    elif result.band == morale.PROVOKED:
+        reaction = morale.provoked_reaction(_str(params, "kind"))
+        verdict = f"{value} <= half ML: provoked, the squad must {reaction}"
+    else:
+        verdict = f"{value} <= {level}: no effect"
+    return Outcome(result.losses, "men removed", morale_effects(result), (explain, line, verdict))
+
+
+def _morale_odds(params: Params) -> Odds:
+    men = _int(params, "men")
+    level = _level(params)
+
+    def one(value: int) -> tuple[int, frozenset[str]]:
+        result = morale.morale_result(value, level, men)
+        return result.losses, morale_effects(result)
+
+    return _over_percentile(params, "men removed", one)
+
+
+MORALE_TEST = Action(
+    "morale-test",
+    "Morale test",
+    "A squad's percentile test against its Morale Level: fail, no effect or provoked.",
+    MORALE_PARAMS,
+    _morale_request,
+    _morale_resolve,
+    _morale_odds,
+    examples=(
+        {},
+        {"men": 3, "markers": 3},
+        {"men": 2, "markers": 1, "stress": True, "leader_points": 10, "kind": "cavalry"},
+        {"men": 1, "markers": 20, "double_zero": "0"},
+    ),
+)
+
+# ------------------------------------------------------------ good leader
+
+
+def _risk_request(params: Params) -> RollRequest:
+    risk = command.good_leader_risk(_int(params, "points"))
+    return percentile_request(f"Good leader's risk ({risk}%)", f"{risk} or less: killed")
+
+
+def _risk_outcome(points: int, value: int) -> tuple[int, frozenset[str]]:
+    killed = command.good_leader_killed(points, value)
+    return (1 if killed else 0), frozenset({"killed"}) if killed else frozenset()
+
+
+def _risk_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    points = _int(params, "points")
+    value, line = _percentile(params, _risk_request(params), dice)
+    headline, effects = _risk_outcome(points, value)
+    risk = command.good_leader_risk(points)
+    return Outcome(
+        headline,
+        "leaders killed",
+        effects,
+        (line, f"risk 2 x {points} points = {risk}%: {'killed' if headline else 'survives'}"),
+    )
+
+
+GOOD_LEADER_RISK = Action(
+    "good-leader-risk",
+    "Good leader's risk",
+    "A good leader who lent points to a morale test is killed on 2 x the points.",
+    (
+        Param("points", ParamKind.INT, "points he lent", 10, 1, tables.GOOD_LEADER_MAX_POINTS),
+        DOUBLE_ZERO,
+    ),
+    _risk_request,
+    _risk_resolve,
+    lambda p: _over_percentile(p, "leaders killed", lambda v: _risk_outcome(_int(p, "points"), v)),
+    examples=({"points": 10}, {"points": 50, "double_zero": "0"}),
+)
+
+# ------------------------------------------------------------ rifle fire
+
+
+def _firer_factor(params: Params) -> int:
+    firer = _str(params, "firer")
+    kind = tables.CAVALRY if firer == "cavalry" else tables.INFANTRY
+    pose_name = "running" if firer == "cavalry" else firer
+    return fire.fire_factor(kind, pose_name, _int(params, "cavalry_fire_factor"))
+
+
+def _rifle_request(params: Params) -> RollRequest:
+    men = _int(params, "men")
+    factor = _firer_factor(params)
+    if not fire.rifle_needs_roll(men):
+        return RollRequest(f"Full squad fires: {factor} markers, no roll", ())
+    chance = tables.fire_chance(men)
+    return percentile_request(f"{men} men fire ({chance}%)", f"{chance} or less: {factor} markers")
+
+
+def _rifle_outcome(men: int, factor: int, value: int | None) -> tuple[int, frozenset[str]]:
+    return fire.rifle_markers(men, factor, value), frozenset()
+
+
+def _rifle_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    men = _int(params, "men")
+    factor = _firer_factor(params)
+    request = _rifle_request(params)
+    if not request.groups:
+        check_dice(request, dice)
+        return Outcome(
+            factor, "markers", details=(f"a full squad places its Fire Factor {factor}",)
+        )
+    value, line = _percentile(params, request, dice)
+    markers = fire.rifle_markers(men, factor, value)
+    chance = tables.fire_chance(men)
+    verdict = (
+        f"{value} <= {chance}: {factor} markers" if markers else f"{value} > {chance}: no effect"
+    )
+    return Outcome(markers, "markers", details=(line, verdict))
+
+
+def _rifle_odds(params: Params) -> Odds:
+    men = _int(params, "men")
+    factor = _firer_factor(params)
+    if not fire.rifle_needs_roll(men):
+        return Odds("markers", {factor: Fraction(1)})
+    return _over_percentile(params, "markers", lambda v: _rifle_outcome(men, factor, v))
+
+
+RIFLE_FIRE = Action(
+    "rifle-fire",
+    "Rifle fire",
+    "A squad fires: its Fire Factor in markers, all or nothing, at 25% a man.",
+    (
+        Param("men", ParamKind.INT, "men firing", 4, 1, tables.SQUAD_SIZE),
+        FIRER,
+        CAVALRY_FF,
+        DOUBLE_ZERO,
+    ),
+    _rifle_request,
+    _rifle_resolve,
+    _rifle_odds,
+    examples=(
+        {"men": 3},
+        {"men": 1, "firer": "prone"},
+        {"men": 2, "firer": "cavalry", "double_zero": "0"},
+    ),
+)
+
+# ------------------------------------------------------------ machine gun
+
+
+def _mg_riflemen(params: Params) -> int:
+    return fire.machine_gun_riflemen(_int(params, "men"), _int(params, "mg_crew"))
+
+
+def _mg_request(params: Params) -> RollRequest:
+    riflemen = _mg_riflemen(params)
+    factor = _firer_factor(params)
+    if not fire.rifle_needs_roll(riflemen):
+        return RollRequest("Machine gun fires: 4 markers, no rifle roll", ())
+    chance = tables.fire_chance(riflemen)
+    return percentile_request(
+        f"Machine gun: 4 markers + {riflemen} riflemen ({chance}%)",
+        f"{chance} or less: {factor} more markers",
+    )
+
+
+def _mg_outcome(riflemen: int, factor: int, value: int | None) -> tuple[int, frozenset[str]]:
+    return tables.MACHINE_GUN_MARKERS + fire.rifle_markers(riflemen, factor, value), frozenset()
+
+
+def _mg_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    riflemen = _mg_riflemen(params)
+    factor = _firer_factor(params)
+    request = _mg_request(params)
+    if not request.groups:
+        check_dice(request, dice)
+        markers, _ = _mg_outcome(riflemen, factor, None)
+        return Outcome(
+            markers, "markers", details=(f"the gun places 4 markers; {riflemen} riflemen",)
+        )
+    value, line = _percentile(params, request, dice)
+    markers, _ = _mg_outcome(riflemen, factor, value)
+    return Outcome(
+        markers,
+        "markers",
+        details=(
+            line,
+            f"gun 4 + riflemen {markers - 4} ({tables.fire_chance(riflemen)}% for {factor})",
+        ),
+    )
+
+
+def _mg_odds(params: Params) -> Odds:
+    riflemen = _mg_riflemen(params)
+    factor = _firer_factor(params)
+    if not fire.rifle_needs_roll(riflemen):
+        markers, _ = _mg_outcome(riflemen, factor, None)
+        return Odds("markers", {markers: Fraction(1)})
+    return _over_percentile(params, "markers", lambda v: _mg_outcome(riflemen, factor, v))
+
+
+MACHINE_GUN_FIRE = Action(
+    "machine-gun-fire",
+    "Machine gun fire",
+    "A machine-gun squad: 4 markers from the gun plus its riflemen's all-or-nothing fire.",
+    (
+        Param("men", ParamKind.INT, "men in the squad", 4, 1, tables.SQUAD_SIZE),
+        Param("mg_crew", ParamKind.INT, "men on the gun (option mg_crew)", 1, 1, 2),
+        FIRER,
+        CAVALRY_FF,
+        DOUBLE_ZERO,
+    ),
+    _mg_request,
+    _mg_resolve,
+    _mg_odds,
+    examples=({"men": 4}, {"men": 3, "mg_crew": 2, "firer": "prone"}),
+)
+
+# ------------------------------------------------------------ cannon
+
+
+def _cannon_request(params: Params) -> RollRequest:
+    rng = _int(params, "range")
+    tens = fire.range_tens(rng)
+    return d10_request(f'Cannon at {rng}": d10 - {tens}', f"markers = d10 - {tens}, none below")
+
+
+def _cannon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    rng = _int(params, "range")
+    die = _d10(_cannon_request(params), dice)
+    tens = fire.range_tens(rng)
+    markers = fire.cannon_markers(die, rng)
+    return Outcome(
+        markers,
+        "markers",
+        details=(
+            f'd10 {die} - tens digit {tens} of {rng}" = {markers if die >= tens else "no impact"}',
+        ),
+    )
+
+
+CANNON_FIRE = Action(
+    "cannon-fire",
+    "Cannon fire",
+    "Cannon: a d10 less the tens digit of the range in inches, in markers.",
+    (Param("range", ParamKind.INT, "range in inches", 12, 0, fire.MAX_CANNON_RANGE),),
+    _cannon_request,
+    _cannon_resolve,
+    lambda p: _over_d10(
+        "markers", lambda d: (fire.cannon_markers(d, _int(p, "range")), frozenset())
+    ),
+    examples=({"range": 5}, {"range": 37}, {"range": 99}),
+)
+
+# ------------------------------------------------------------ rough terrain
+
+
+def _rough_request(params: Params) -> RollRequest:
+    chance = tables.ROUGH_TERRAIN_PASS_CHANCE
+    return percentile_request("Line into rough terrain", f"{chance} or less passes")
+
+
+def _rough_outcome(value: int) -> tuple[int, frozenset[str]]:
+    from companion.rules.fighting_swashbucklers.movement import passes_rough
+
+    ok = passes_rough(value)
+    return (1 if ok else 0), frozenset() if ok else frozenset({"halted"})
+
+
+def _rough_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    value, line = _percentile(params, _rough_request(params), dice)
+    headline, effects = _rough_outcome(value)
+    return Outcome(
+        headline,
+        "passes",
+        effects,
+        (line, "passes through" if headline else "stands for the rest of the turn"),
+    )
+
+
+ROUGH_TERRAIN = Action(
+    "rough-terrain",
+    "Rough terrain",
+    "A unit in line passes rough terrain on 70% each turn, else it stands.",
+    (DOUBLE_ZERO,),
+    _rough_request,
+    _rough_resolve,
+    lambda p: _over_percentile(p, "passes", _rough_outcome),
+    examples=({}, {"double_zero": "0"}),
+)
+
+# ------------------------------------------------------------ melee
+
+
+def _side_params(side: str) -> tuple[Param, ...]:
+    return (
+        Param(
+            side,
+            ParamKind.CHOICE,
+            f"the {side}'s men",
+            "running" if side == "attacker" else "kneeling",
+            choices=melee.FIGHTER_CHOICES,
+        ),
+        Param(f"{side}_martinet", ParamKind.BOOL, "led by a martinet (+1 a man)", False),
+        Param(
+            f"{side}_advantage", ParamKind.BOOL, "works, building, flank attack (+2 a man)", False
+        ),
+    )
+
+
+COMMANDER_FACTOR = Param(
+    "commander_factor", ParamKind.INT, "the commanding officer's melee value (option)", 12, 10, 12
+)
+
+
+def _factor(params: Params, side: str) -> int:
+    return melee.melee_factor(
+        _str(params, side),
+        martinet=_bool(params, f"{side}_martinet"),
+        advantage=_bool(params, f"{side}_advantage"),
+        commander_factor=_int(params, "commander_factor"),
+    )
+
+
+WINNER_NUMBERS = {melee.TIE: 0, melee.ATTACKER: 1, melee.DEFENDER: 2}
+WINNER_LABEL = "winner (0 tie, 1 attacker, 2 defender)"
+
+
+def _pair_request(params: Params) -> RollRequest:
+    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    return RollRequest(
+        f"Melee pair: {a} x d10 against {d} x d10",
+        (
+            DiceGroup(DieKind.D10, 1, "attacker", f"x {a}"),
+            DiceGroup(DieKind.D10, 1, "defender", f"x {d}"),
+        ),
+    )
+
+
+def _pair_effects(result: melee.PairResult) -> frozenset[str]:
+    return frozenset({"routed"}) if result.routed else frozenset()
+
+
+def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    check_dice(_pair_request(params), dice)
+    r = melee.pair_result(a, d, dice[0], dice[1])
+    if r.winner == melee.TIE:
+        verdict = "a tie: the pair fights again"
+    else:
+        verdict = f"{r.winner} wins; the loser {'routs (threefold)' if r.routed else 'withdraws'}"
+    return Outcome(
+        WINNER_NUMBERS[r.winner],
+        WINNER_LABEL,
+        _pair_effects(r),
+        (
+            f"attacker {a} x {dice[0]} = {r.attacker_product}, "
+            f"defender {d} x {dice[1]} = {r.defender_product}",
+            verdict,
+        ),
+    )
+
+
+def _pair_odds(params: Params) -> Odds:
+    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    weighted: Weighted = []
+    each = Fraction(1, 100)
+    for x in range(10):
+        for y in range(10):
+            r = melee.pair_result(a, d, x, y)
+            weighted.append((each, WINNER_NUMBERS[r.winner], _pair_effects(r)))
+    return odds_from_outcomes(WINNER_LABEL, weighted)
+
+
+MELEE_PARAMS = (*_side_params("attacker"), *_side_params("defender"), COMMANDER_FACTOR)
+
+MELEE_PAIR = Action(
+    "melee-pair",
+    "Melee pairing",
+    "Two men paired off: Melee Factor x d10 each; the higher fights on, threefold routs.",
+    MELEE_PARAMS,
+    _pair_request,
+    _pair_resolve,
+    _pair_odds,
+    examples=(
+        {},
+        {"attacker": "cavalry", "defender": "commander", "defender_advantage": True},
+        {"attacker": "prone", "attacker_martinet": True, "defender": "standing"},
+    ),
+)
+
+
+def _round_request(params: Params) -> RollRequest:
+    n = _int(params, "pairs")
+    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    return RollRequest(
+        f"Melee round: {n} pairs, {a} against {d}",
+        (
+            DiceGroup(DieKind.D10, n, "attackers", f"x {a}, paired in order"),
+            DiceGroup(DieKind.D10, n, "defenders", f"x {d}, paired in order"),
+        ),
+    )
+
+
+def _round_effects(defenders_routed: bool, attackers_routed: bool) -> frozenset[str]:
+    out = set()
+    if defenders_routed:
+        out.add("defender_routed")
+    if attackers_routed:
+        out.add("attacker_routed")
+    return frozenset(out)
+
+
+def _round_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    att, dfn = _round_request(params).split(dice)
+    r = melee.round_result(a, d, att, dfn)
+    lines = tuple(
+        f"pair {i}: {p.attacker_product} v {p.defender_product}: "
+        + ("tie" if p.winner == melee.TIE else p.winner + (" routs him" if p.routed else " wins"))
+        for i, p in enumerate(r.pairs, start=1)
+    )
+    return Outcome(
+        r.attacker_wins,
+        "defenders beaten",
+        _round_effects(r.defenders_routed > 0, r.attackers_routed > 0),
+        lines,
+    )
+
+
+def _round_odds(params: Params) -> Odds:
+    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    dist = melee.round_distribution(_int(params, "pairs"), a, d)
+    weighted: Weighted = [(p, wins, _round_effects(dr, ar)) for (wins, dr, ar), p in dist.items()]
+    return odds_from_outcomes("defenders beaten", weighted)
+
+
+MELEE_ROUND = Action(
+    "melee-round",
+    "Melee round",
+    "Several pairs at once: how many of the defenders' men are beaten, and any routs.",
+    (Param("pairs", ParamKind.INT, "pairs of men fighting", 4, 1, 8), *MELEE_PARAMS),
+    _round_request,
+    _round_resolve,
+    _round_odds,
+    examples=({"pairs": 1}, {"pairs": 2, "attacker": "cavalry", "defender": "prone"}),
+)
+
+# ------------------------------------------------------------ martinet
+
+
+def _martinet_request(params: Params) -> RollRequest:
+    risk = command.martinet_risk(_bool(params, "won"))
+    return percentile_request(f"Martinet's men turn on him ({risk}%)", f"{risk} or less: killed")
+
+
+def _martinet_outcome(won: bool, value: int) -> tuple[int, frozenset[str]]:
+    killed = command.martinet_killed(won, value)
+    return (1 if killed else 0), frozenset({"killed"}) if killed else frozenset()
+
+
+def _martinet_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    won = _bool(params, "won")
+    value, line = _percentile(params, _martinet_request(params), dice)
+    headline, effects = _martinet_outcome(won, value)
+    return Outcome(
+        headline,
+        "martinets killed",
+        effects,
+        (
+            line,
+            f"{'won' if won else 'lost'}: {command.martinet_risk(won)}% risk, "
+            + ("he's had it" if headline else "he survives"),
+        ),
+    )
+
+
+MARTINET_FATE = Action(
+    "martinet-fate",
+    "Martinet's fate",
+    "After a melee, a martinet's men may do him in: 30% if they won, 60% if they lost.",
+    (Param("won", ParamKind.BOOL, "his squad won the melee", True), DOUBLE_ZERO),
+    _martinet_request,
+    _martinet_resolve,
+    lambda p: _over_percentile(
+        p, "martinets killed", lambda v: _martinet_outcome(_bool(p, "won"), v)
+    ),
+    examples=({"won": True}, {"won": False, "double_zero": "0"}),
+)
+
+# ------------------------------------------------------------ rally
+
+
+def _rally_request(params: Params) -> RollRequest:
+    cp = _int(params, "cp")
+    return d10_request(f"Rally: {cp} CP x d10 / 10 men", "a fraction: percentile for one more")
+
+
+def _fraction_request(percent: int) -> RollRequest:
+    return percentile_request(f"Rally fraction ({percent}%)", f"{percent} or less: one more man")
+
+
+def _rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    cp = _int(params, "cp")
+    die = _d10(_rally_request(params), dice)
+    whole = rally.rally_whole_men(cp, die)
+    percent = rally.rally_fraction_percent(cp, die)
+    details = [f"{cp} CP x {die} / 10 = {rally.rally_points(cp, die) / 10:g} men"]
+    follow = None
+    effects: frozenset[str] = frozenset()
+    if percent:
+        follow = _fraction_request(percent)
+        effects = frozenset({"fraction"})
+        details.append(f"{whole} men now; roll percentile {percent} or less for one more")
+    return Outcome(whole, "men rallied", effects, tuple(details), follow_up=follow)
+
+
+def _rally_outcome(cp: int, die: int) -> tuple[int, frozenset[str]]:
+    whole = rally.rally_whole_men(cp, die)
+    return whole, frozenset({"fraction"}) if rally.rally_fraction_percent(cp, die) else frozenset()
+
+
+RALLY = Action(
+    "rally",
+    "Rally",
+    "Men rallied from the routed: CP x d10 / 10; a fraction asks for rally-fraction.",
+    (CP,),
+    _rally_request,
+    _rally_resolve,
+    lambda p: _over_d10("men rallied", lambda d: _rally_outcome(_int(p, "cp"), d)),
+    examples=({"cp": 3}, {"cp": 5}),
+)
+
+
+def _fraction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    percent = _int(params, "percent")
+    value, line = _percentile(params, _fraction_request(percent), dice)
+    extra = 1 if rally.fraction_rallies(percent, value) else 0
+    return Outcome(
+        extra,
+        "extra men",
+        details=(
+            line,
+            f"{value} {'<=' if extra else '>'} {percent}: {'one more man' if extra else 'no more'}",
+        ),
+    )
+
+
+RALLY_FRACTION = Action(
+    "rally-fraction",
+    "Rally fraction",
+    "The fraction of a rallied man: one more man on a percentile at or under it.",
+    (Param("percent", ParamKind.INT, "the fraction in percent", 50, 10, 90), DOUBLE_ZERO),
+    lambda p: _fraction_request(_int(p, "percent")),
+    _fraction_resolve,
+    lambda p: _over_percentile(
+        p,
+        "extra men",
+        lambda v: (1 if rally.fraction_rallies(_int(p, "percent"), v) else 0, frozenset()),
+    ),
+    examples=({"percent": 80}, {"percent": 20, "double_zero": "0"}),
+)
+
+ALL_ACTIONS: tuple[Action, ...] = (
+    COMMAND_POINTS,
+    UNDER_OFFICER,
+    SECOND_ACTION,
+    REACTION_FIRE,
+    RIFLE_FIRE,
+    MACHINE_GUN_FIRE,
+    CANNON_FIRE,
+    MORALE_TEST,
+    GOOD_LEADER_RISK,
+    ROUGH_TERRAIN,
+    MELEE_PAIR,
+    MELEE_ROUND,
+    MARTINET_FATE,
+    RALLY,
+    RALLY_FRACTION,
+)
+ACTIONS = {a.name: a for a in ALL_ACTIONS}

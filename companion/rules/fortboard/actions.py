@@ -1,0 +1,791 @@
+"""Every roll FortBoard asks for, as a stand-alone Action (odds and resolve CLI)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from companion.rules import odds as odds_helpers
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    check_dice,
+)
+from companion.rules.fortboard import artillery, engines, melee, missiles, tables
+
+D6 = DieKind.D6
+
+# ------------------------------------------------------------------- helpers
+
+
+def _int(params: Params, name: str) -> int:
+    value = params[name]
+    assert isinstance(value, int) and not isinstance(value, bool)
+    return value
+
+
+def _bool(params: Params, name: str) -> bool:
+    value = params[name]
+    assert isinstance(value, bool)
+    return value
+
+
+def _str(params: Params, name: str) -> str:
+    value = params[name]
+    assert isinstance(value, str)
+    return value
+
+
+def _kind_param(name: str, help_text: str, default: str) -> Param:
+    return Param(name, ParamKind.CHOICE, help_text, default=default, choices=tables.FIGURE_KINDS)
+
+
+def _bool_param(name: str, help_text: str) -> Param:
+    return Param(name, ParamKind.BOOL, help_text, default=False)
+
+
+FALLEN_PARAMS = (
+    _bool_param("barracks_fallen", "the barracks has fallen (fort defenders -1)"),
+    _bool_param("keep_fallen", "the keep has fallen or been destroyed (fort defenders -1)"),
+)
+
+
+def _one_d6(label: str, meaning: str, reason: str) -> RollRequest:
+    return RollRequest(reason, (DiceGroup(D6, 1, label, meaning),))
+
+
+def _single_die_odds(
+    label: str, resolve: Sequence[tuple[int, frozenset[str]]]
+) -> Odds:
+    """Odds of a one-d6 roll given (headline, effects) for faces 1..6."""
+    sixth = Fraction(1, 6)
+    return odds_helpers.odds_from_outcomes(
+        label, [(sixth, headline, names) for headline, names in resolve]
+    )
+
+
+# --------------------------------------------------------------------- melee
+
+
+def _melee_values(params: Params) -> tuple[int, int]:
+    attacker = melee.melee_value(_str(params, "attacker_kind"), _bool(params, "attacker_wounded"))
+    defender = melee.melee_value(
+        _str(params, "defender_kind"),
+        _bool(params, "defender_wounded"),
+        fort_defender=True,
+        barracks_fallen=_bool(params, "barracks_fallen"),
+        keep_fallen=_bool(params, "keep_fallen"),
+    )
+    return attacker, defender
+
+
+def _melee_request(params: Params) -> RollRequest:
+    a, d = _melee_values(params)
+    return RollRequest(
+        f"Melee: {params['attacker_kind']} ({a}) against {params['defender_kind']} ({d})",
+        (
+            DiceGroup(D6, 1, "attacker", f"adds to value {a}; higher wounds"),
+            DiceGroup(D6, 1, "defender", f"adds to value {d}; higher wounds"),
+        ),
+    )
+
+
+def _melee_effects(params: Params, result: str) -> frozenset[str]:
+    names: set[str] = set()
+    if result == melee.ATTACKER_WINS:
+        fate = melee.wound_result(_bool(params, "defender_wounded"))
+        names.add(f"defender_{fate}")
+    elif result == melee.DEFENDER_WINS:
+        fate = melee.wound_result(_bool(params, "attacker_wounded"))
+        names.add(f"attacker_{fate}")
+    else:
+        names.add("tie")
+    if any(n.endswith("killed") for n in names):
+        names.add("killed")
+    return frozenset(names)
+
+
+def _melee_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    request = _melee_request(params)
+    check_dice(request, dice)
+    a, d = _melee_values(params)
+    result = melee.fight(a, d, dice[0], dice[1])
+    details = (
+        f"attacker {a} + {dice[0]} = {a + dice[0]}",
+        f"defender {d} + {dice[1]} = {d + dice[1]}",
+        {"attacker": "attacker wins", "defender": "defender wins", "tie": "tie: no result"}[
+            result
+        ],
+    )
+    return Outcome(
+        headline=(a + dice[0]) - (d + dice[1]),
+        headline_label="attacker's margin",
+        effects=_melee_effects(params, result),
+        details=details,
+    )
+
+
+def _melee_odds(params: Params) -> Odds:
+    a, d = _melee_values(params)
+    weighted = []
+    for x in range(1, 7):
+        for y in range(1, 7):
+            result = melee.fight(a, d, x, y)
+            weighted.append((Fraction(1, 36), (a + x) - (d + y), _melee_effects(params, result)))
+    return odds_helpers.odds_from_outcomes("attacker's margin", weighted)
+
+
+MELEE_PARAMS = (
+    _kind_param("attacker_kind", "the attacking figure", "infantry"),
+    _bool_param("attacker_wounded", "the attacking figure carries a wound"),
+    _kind_param("defender_kind", "the fort's defending figure", "infantry"),
+    _bool_param("defender_wounded", "the defending figure carries a wound"),
+    *FALLEN_PARAMS,
+)
+
+MELEE = Action(
+    name="melee",
+    title="Melee: one fight",
+    help="Each side rolls a d6 and adds the figure's value; the higher wounds the lower.",
+    params=MELEE_PARAMS,
+    request=_melee_request,
+    resolve=_melee_resolve,
+    odds=_melee_odds,
+    examples=(
+        {},
+        {"attacker_kind": "mounted", "defender_kind": "archer", "defender_wounded": True},
+        {"attacker_wounded": True, "barracks_fallen": True, "keep_fallen": True},
+    ),
+)
+
+
+# -------------------------------------------------------------- melee line
+
+
+def _line_request(params: Params) -> RollRequest:
+    a, d = _melee_values(params)
+    n = _int(params, "pairs")
+    return RollRequest(
+        f"Melee line: {n} pairs, attackers {a} against defenders {d}",
+        (
+            DiceGroup(D6, n, "attackers", f"die i fights defender die i; value {a}"),
+            DiceGroup(D6, n, "defenders", f"die i fights attacker die i; value {d}"),
+        ),
+    )
+
+
+def _line_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    request = _line_request(params)
+    attackers, defenders = request.split(dice)
+    a, d = _melee_values(params)
+    won = lost = 0
+    for x, y in zip(attackers, defenders, strict=True):
+        result = melee.fight(a, d, x, y)
+        won += result == melee.ATTACKER_WINS
+        lost += result == melee.DEFENDER_WINS
+    names = {"attackers_hurt"} if lost else set()
+    return Outcome(
+        headline=won,
+        headline_label="defenders beaten",
+        effects=frozenset(names),
+        details=(f"{won} fights won by the attackers, {lost} by the defenders",),
+    )
+
+
+def _line_odds(params: Params) -> Odds:
+    a, d = _melee_values(params)
+    n = _int(params, "pairs")
+    chances = melee.fight_chances(a, d)
+    p_win = chances[melee.ATTACKER_WINS]
+    p_loss = chances[melee.DEFENDER_WINS]
+    headline = odds_helpers.binomial(n, p_win)
+    hurt = 1 - (1 - p_loss) ** n
+    return Odds("defenders beaten", headline, {"attackers_hurt": hurt})
+
+
+MELEE_LINE = Action(
+    name="melee-line",
+    title="Melee: a line of matched pairs",
+    help="Several like figures matched one to one; die i of each side fight each other.",
+    params=(
+        Param("pairs", ParamKind.INT, "matched pairs of figures", default=1, minimum=1, maximum=40),
+        *MELEE_PARAMS,
+    ),
+    request=_line_request,
+    resolve=_line_resolve,
+    odds=_line_odds,
+    examples=({"pairs": 2}, {"pairs": 3, "attacker_kind": "mounted", "defender_wounded": True}),
+)
+
+
+# ------------------------------------------------------------------ missiles
+
+
+def _missile_request(params: Params) -> RollRequest:
+    band = _str(params, "range")
+    groups = []
+    for kind, count_name in (("archer", "archers"), ("crossbow", "crossbows")):
+        n = _int(params, count_name)
+        faces = missiles.missile_hit_faces(kind, band)
+        groups.append(
+            DiceGroup(D6, n, count_name, f"{min(faces)}+ hits" if len(faces) > 1 else "6 hits")
+        )
+    return RollRequest(f"Missile fire at {tables.RANGE_LABELS[band]}", tuple(groups))
+
+
+def _missile_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    request = _missile_request(params)
+    archer_dice, crossbow_dice = request.split(dice)
+    band = _str(params, "range")
+    a_hits = missiles.count_hits(archer_dice, missiles.missile_hit_faces("archer", band))
+    c_hits = missiles.count_hits(crossbow_dice, missiles.missile_hit_faces("crossbow", band))
+    return Outcome(
+        headline=a_hits + c_hits,
+        headline_label="hits",
+        details=(f"archers hit {a_hits}, crossbows hit {c_hits}",),
+    )
+
+
+def _missile_odds(params: Params) -> Odds:
+    band = _str(params, "range")
+    a = odds_helpers.binomial(
+        _int(params, "archers"),
+        odds_helpers.face_chance(D6, missiles.missile_hit_faces("archer", band)),
+    )
+    c = odds_helpers.binomial(
+        _int(params, "crossbows"),
+        odds_helpers.face_chance(D6, missiles.missile_hit_faces("crossbow", band)),
+    )
+    return Odds("hits", odds_helpers.add(a, c))
+
+
+
+MISSILE_FIRE = Action(
+    name="missile-fire",
+    title="Missile fire",
+    help="Archers hit on 6, crossbows on 5-6; 2-3 spaces away both hit on 4+.",
+    params=(
+        Param("archers", ParamKind.INT, "archers shooting", default=1, minimum=0, maximum=40),
+        Param("crossbows", ParamKind.INT, "crossbowmen shooting", default=0, minimum=0, maximum=40),
+        Param(
+            "range",
+            ParamKind.CHOICE,
+            "near: 2-3 spaces away; far: 4 or more",
+            default="far",
+            choices=tables.RANGE_BANDS,
+        ),
+    ),
+    request=_missile_request,
+    resolve=_missile_resolve,
+    odds=_missile_odds,
+    examples=(
+        {"archers": 2, "crossbows": 1},
+        {"archers": 1, "crossbows": 2, "range": "near"},
+        {"archers": 0, "crossbows": 3},
+    ),
+)
+
+
+# ------------------------------------------------------------ crew fire
+
+
+def _crew_request(params: Params) -> RollRequest:
+    n = _int(params, "shooters")
+    return RollRequest(
+        f"Missiles at an artillery crew of {params['crew']}",
+        (DiceGroup(D6, n, "shooters", "6 removes a crewman"),),
+    )
+
+
+def _crew_effects(removed: int, crew: int) -> frozenset[str]:
+    return frozenset({"silenced"}) if removed >= crew else frozenset()
+
+
+def _crew_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_crew_request(params), dice)
+    crew = _int(params, "crew")
+    removed = missiles.crew_removed(dice, crew)
+    return Outcome(
+        headline=removed,
+        headline_label="crew removed",
+        effects=_crew_effects(removed, crew),
+        details=(f"{removed} of {crew} crew removed; the piece is silenced with no crew",),
+    )
+
+
+def _crew_odds(params: Params) -> Odds:
+    crew = _int(params, "crew")
+    hits = odds_helpers.binomial(
+        _int(params, "shooters"), odds_helpers.face_chance(D6, tables.CREW_HIT_FACES)
+    )
+    weighted = [(p, min(k, crew), _crew_effects(min(k, crew), crew)) for k, p in hits.items()]
+    return odds_helpers.odds_from_outcomes("crew removed", weighted)
+
+
+CREW_FIRE = Action(
+    name="crew-fire",
+    title="Missiles at artillery crew",
+    help="Each missile figure removes a crewman of an enemy artillery piece on a 6.",
+    params=(
+        Param("shooters", ParamKind.INT, "missile figures shooting", default=1, minimum=1, maximum=40),
+        Param("crew", ParamKind.INT, "crewmen left on the piece", default=3, minimum=1, maximum=20),
+    ),
+    request=_crew_request,
+    resolve=_crew_resolve,
+    odds=_crew_odds,
+    examples=({"shooters": 3, "crew": 2}, {"shooters": 4, "crew": 1}),
+)
+
+
+# ------------------------------------------------------- artillery target
+
+
+def _target_request(params: Params) -> RollRequest:
+    return _one_d6("target", "the numbered station hit", "Defender artillery: which target")
+
+
+def _target_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_target_request(params), dice)
+    return Outcome(dice[0], "target number", details=(f"target {dice[0]} is hit",))
+
+
+ARTILLERY_TARGET = Action(
+    name="artillery-target",
+    title="Defender artillery: which target",
+    help="Each defender weapon numbers six attacker stations 1-6; a d6 picks the one hit.",
+    params=(),
+    request=_target_request,
+    resolve=_target_resolve,
+    odds=lambda params: _single_die_odds(
+        "target number", [(f, frozenset()) for f in range(1, 7)]
+    ),
+    examples=({},),
+)
+
+
+# ------------------------------------------------------------ interior hit
+
+
+def _interior_request(params: Params) -> RollRequest:
+    return _one_d6(
+        "interior",
+        "1-2 artillery, 3 keep, 4 barracks, 5 stables, 6 courtyard",
+        "Shot into the fort: where it lands",
+    )
+
+
+def _interior_effects(face: int) -> frozenset[str]:
+    return frozenset({f"{artillery.interior_component(face)}_hit"})
+
+
+def _interior_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_interior_request(params), dice)
+    component = artillery.interior_component(dice[0])
+    return Outcome(
+        dice[0],
+        "interior number",
+        effects=_interior_effects(dice[0]),
+        details=(f"{dice[0]}: the shot lands on the {tables.INTERIOR_HIT_LABELS[component]}",),
+    )
+
+
+INTERIOR_HIT = Action(
+    name="interior-hit",
+    title="Attacker artillery: where a shot into the fort lands",
+    help="1 left artillery, 2 right artillery, 3 keep, 4 barracks, 5 stables, 6 courtyard.",
+    params=(),
+    request=_interior_request,
+    resolve=_interior_resolve,
+    odds=lambda params: _single_die_odds(
+        "interior number", [(f, _interior_effects(f)) for f in range(1, 7)]
+    ),
+    examples=({},),
+)
+
+
+# ------------------------------------------------------ wall and tower hits
+
+
+def _structure_action(name: str, structure: str, maximum: int) -> Action:
+    def request(params: Params) -> RollRequest:
+        intact = _int(params, "intact")
+        return RollRequest(
+            f"Artillery at a {structure}: {intact} spaces intact",
+            (DiceGroup(D6, 2, "2d6", f"total over {intact} hits"),),
+        )
+
+    def resolve(params: Params, dice: Sequence[int]) -> Outcome:
+        check_dice(request(params), dice)
+        intact = _int(params, "intact")
+        total = dice[0] + dice[1]
+        hit = artillery.structure_hit(intact, total)
+        follow = None
+        if hit and _bool(params, "occupied"):
+            follow = HIT_WOUNDS.request({"target_wounded": False})
+        return Outcome(
+            int(hit),
+            "hits",
+            effects=frozenset({"hit"}) if hit else frozenset(),
+            details=(f"{dice[0]} + {dice[1]} = {total} against {intact}: "
+                     + ("hit" if hit else "miss"),),
+            follow_up=follow,
+        )
+
+    def odds(params: Params) -> Odds:
+        intact = _int(params, "intact")
+        totals = odds_helpers.sum_of_dice(2, D6)
+        p = sum((q for t, q in totals.items() if artillery.structure_hit(intact, t)), Fraction(0))
+        return Odds("hits", {0: 1 - p, 1: p}, {"hit": p})
+
+    return Action(
+        name=name,
+        title=f"Artillery or ram at a {structure}",
+        help=f"2d6 must beat the {structure}'s undamaged spaces; a hit may wound a figure there.",
+        params=(
+            Param("intact", ParamKind.INT, "undamaged spaces left", default=5, minimum=1,
+                  maximum=maximum),
+            _bool_param("occupied", "figures are where the shot lands (asks the wound roll)"),
+        ),
+        request=request,
+        resolve=resolve,
+        odds=odds,
+        examples=({"intact": 9}, {"intact": 4, "occupied": True}, {"intact": 12}),
+    )
+
+
+TOWER_HIT = _structure_action("tower-hit", "tower", 24)
+WALL_HIT = _structure_action("wall-hit", "wall", 24)
+
+
+# ------------------------------------------------------------- hit wounds
+
+
+def _hit_wounds_request(params: Params) -> RollRequest:
+    return _one_d6("wound", "3+ wounds one figure", "A shot lands among figures")
+
+
+def _hit_wounds_effects(params: Params, face: int) -> frozenset[str]:
+    if not artillery.hit_wounds(face):
+        return frozenset()
+    return frozenset({melee.wound_result(_bool(params, "target_wounded"))})
+
+
+def _hit_wounds_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_hit_wounds_request(params), dice)
+    hurt = artillery.hit_wounds(dice[0])
+    return Outcome(
+        int(hurt),
+        "figures hurt",
+        effects=_hit_wounds_effects(params, dice[0]),
+        details=(f"{dice[0]}: " + ("a figure is hurt" if hurt else "no one hurt"),),
+    )
+
+
+HIT_WOUNDS = Action(
+    name="hit-wounds",
+    title="A shot lands among figures",
+    help="Where a shot lands on a tower, wall or building with figures, 3+ wounds one.",
+    params=(_bool_param("target_wounded", "the figure hit already carries a wound"),),
+    request=_hit_wounds_request,
+    resolve=_hit_wounds_resolve,
+    odds=lambda params: _single_die_odds(
+        "figures hurt",
+        [(int(artillery.hit_wounds(f)), _hit_wounds_effects(params, f)) for f in range(1, 7)],
+    ),
+    examples=({}, {"target_wounded": True}),
+)
+
+
+# ------------------------------------------------------------ wall weapons
+
+
+def wall_weapon_value(params: Params) -> int:
+    return _int(params, "weapon_value") - melee.fort_penalty(
+        barracks_fallen=_bool(params, "barracks_fallen"),
+        keep_fallen=_bool(params, "keep_fallen"),
+    )
+
+
+def wall_weapon_sequence(
+    weapon_value: int,
+    target_kind: str,
+    target_wounded: bool,
+    weapon_dice: Sequence[int],
+    target_dice: Sequence[int],
+) -> tuple[int, bool, bool]:
+    """Attempts of a wall weapon on one figure in turn: (wins, wounded, killed).
+
+    The weapon cannot be hurt back; a figure it wounds fights on at its
+    wounded value, and a second wound kills it (later attempts are lost).
+    """
+    wounded = target_wounded
+    wins = 0
+    for w, t in zip(weapon_dice, target_dice, strict=True):
+        value = melee.melee_value(target_kind, wounded)
+        if melee.fight(weapon_value, value, w, t) == melee.ATTACKER_WINS:
+            wins += 1
+            if wounded:
+                return wins, True, True
+            wounded = True
+    return wins, wounded, False
+
+
+def _weapon_request(params: Params) -> RollRequest:
+    n = _int(params, "attempts")
+    v = wall_weapon_value(params)
+    target = _str(params, "target")
+    if target == "engine":
+        meaning = "adds to the engine's 3"
+    else:
+        meaning = f"adds to the {params['target_kind']}'s value"
+    return RollRequest(
+        f"Wall weapon ({v}): {n} attempts on one {'engine' if target == 'engine' else 'figure'}",
+        (
+            DiceGroup(D6, n, "weapon", f"adds to {v}; higher wins"),
+            DiceGroup(D6, n, "target", meaning),
+        ),
+    )
+
+
+def _weapon_outcome(params: Params, dice: Sequence[int]) -> tuple[int, frozenset[str]]:
+    n = _int(params, "attempts")
+    weapon_dice, target_dice = dice[:n], dice[n:]
+    v = wall_weapon_value(params)
+    if _str(params, "target") == "engine":
+        hits = sum(
+            1
+            for w, t in zip(weapon_dice, target_dice, strict=True)
+            if melee.fight(v, ENGINE_VALUE, w, t) == melee.ATTACKER_WINS
+        )
+        return hits, frozenset()
+    wins, wounded, killed = wall_weapon_sequence(
+        v, _str(params, "target_kind"), _bool(params, "target_wounded"), weapon_dice, target_dice
+    )
+    if killed:
+        return wins, frozenset({"killed"})
+    if wins:
+        return wins, frozenset({"wounded"})
+    return 0, frozenset({"reaches_top"})
+
+
+#: An engine (ram or assault tower) resists a wall weapon as a basic soldier.
+ENGINE_VALUE = tables.MELEE_VALUE["infantry"]
+
+
+def _weapon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_weapon_request(params), dice)
+    headline, names = _weapon_outcome(params, dice)
+    return Outcome(
+        headline,
+        "hits",
+        effects=names,
+        details=(f"{headline} attempts succeed",),
+    )
+
+
+def _weapon_odds(params: Params) -> Odds:
+    n = _int(params, "attempts")
+    v = wall_weapon_value(params)
+    if _str(params, "target") == "engine":
+        p = melee.fight_chances(v, ENGINE_VALUE)[melee.ATTACKER_WINS]
+        return Odds("hits", odds_helpers.binomial(n, p))
+    kind = _str(params, "target_kind")
+    # states: (wins so far, wounded, killed) -> chance
+    states: dict[tuple[int, bool, bool], Fraction] = {
+        (0, _bool(params, "target_wounded"), False): Fraction(1)
+    }
+    for _ in range(n):
+        nxt: dict[tuple[int, bool, bool], Fraction] = {}
+        for (wins, wounded, killed), p in states.items():
+            if killed:
+                nxt[(wins, wounded, killed)] = nxt.get((wins, wounded, killed), Fraction(0)) + p
+                continue
+            win = melee.fight_chances(v, melee.melee_value(kind, wounded))[melee.ATTACKER_WINS]
+            after = (wins + 1, True, wounded)
+            nxt[after] = nxt.get(after, Fraction(0)) + p * win
+            same = (wins, wounded, False)
+            nxt[same] = nxt.get(same, Fraction(0)) + p * (1 - win)
+        states = nxt
+    weighted = []
+    for (wins, _wounded, killed), p in states.items():
+        if killed:
+            names = frozenset({"killed"})
+        elif wins:
+            names = frozenset({"wounded"})
+        else:
+            names = frozenset({"reaches_top"})
+        weighted.append((p, wins, names))
+    return odds_helpers.odds_from_outcomes("hits", weighted)
+
+
+WALL_WEAPON = Action(
+    name="wall-weapon",
+    title="Wall weapon: attempts on one figure or engine",
+    help="Oil, embers or stones roll four combat attempts a firing, shared among those below.",
+    params=(
+        Param("attempts", ParamKind.INT, "attempts on this target (4 shared out)", default=4,
+              minimum=1, maximum=tables.WALL_WEAPON_ATTEMPTS),
+        Param("target", ParamKind.CHOICE, "a figure below, or a ram or assault tower",
+              default="figure", choices=("figure", "engine")),
+        _kind_param("target_kind", "the figure below", "infantry"),
+        _bool_param("target_wounded", "the figure below carries a wound"),
+        Param("weapon_value", ParamKind.INT, "the weapon's combat value (option)", default=3,
+              minimum=0, maximum=6),
+        *FALLEN_PARAMS,
+    ),
+    request=_weapon_request,
+    resolve=_weapon_resolve,
+    odds=_weapon_odds,
+    examples=(
+        {"attempts": 2},
+        {"attempts": 3, "target_kind": "mounted"},
+        {"attempts": 2, "target": "engine", "barracks_fallen": True},
+        {"attempts": 1, "target_wounded": True},
+    ),
+)
+
+
+# ------------------------------------------------------------- re-placement
+
+
+def _replacement_request(params: Params) -> RollRequest:
+    return _one_d6("move", "6 moves the figures", "Attacker re-placement")
+
+
+def _replacement_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_replacement_request(params), dice)
+    ok = engines.replacement_allowed(dice[0])
+    return Outcome(
+        int(ok),
+        "moved",
+        effects=frozenset({"moved"}) if ok else frozenset(),
+        details=(f"{dice[0]}: " + ("picked up and placed" if ok else "they stay"),),
+    )
+
+
+REPLACEMENT = Action(
+    name="replacement",
+    title="Attacker re-placement",
+    help="An attacker's placed infantry move to another station or wall only on a 6.",
+    params=(),
+    request=_replacement_request,
+    resolve=_replacement_resolve,
+    odds=lambda params: _single_die_odds(
+        "moved",
+        [
+            (int(engines.replacement_allowed(f)),
+             frozenset({"moved"}) if engines.replacement_allowed(f) else frozenset())
+            for f in range(1, 7)
+        ],
+    ),
+    examples=({},),
+)
+
+
+# ------------------------------------------------------------- douse flames
+
+
+def _douse_request(params: Params) -> RollRequest:
+    n = _int(params, "figures")
+    return RollRequest(
+        "Putting out the burning assault tower",
+        (DiceGroup(D6, n, "figures", "any 6 puts the fire out"),),
+    )
+
+
+def _douse_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_douse_request(params), dice)
+    out = engines.flames_put_out(dice)
+    return Outcome(
+        int(out),
+        "fire out",
+        effects=frozenset({"fire_out"}) if out else frozenset(),
+        details=("the fire is out" if out else "the tower still burns",),
+    )
+
+
+def _douse_odds(params: Params) -> Odds:
+    n = _int(params, "figures")
+    p = 1 - (1 - odds_helpers.face_chance(D6, tables.DOUSE_FACES)) ** n
+    return Odds("fire out", {0: 1 - p, 1: p}, {"fire_out": p})
+
+
+DOUSE_FLAMES = Action(
+    name="douse-flames",
+    title="Put out a burning assault tower",
+    help="Each figure in the tower rolls a d6; any 6 puts the oil fire out (their whole turn).",
+    params=(Param("figures", ParamKind.INT, "figures trying", default=1, minimum=1, maximum=40),),
+    request=_douse_request,
+    resolve=_douse_resolve,
+    odds=_douse_odds,
+    examples=({"figures": 1}, {"figures": 4}),
+)
+
+
+# ------------------------------------------------------- engine survivors
+
+
+def _survivors_request(params: Params) -> RollRequest:
+    return _one_d6("survivors", "figures that get out", "A destroyed engine: survivors")
+
+
+def _survivors_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(_survivors_request(params), dice)
+    crew = _int(params, "crew")
+    n = engines.engine_survivors(dice[0], crew)
+    return Outcome(
+        n,
+        "survivors",
+        effects=frozenset({"killed"}) if n < crew else frozenset(),
+        details=(f"{dice[0]}: {n} of {crew} get out",),
+    )
+
+
+ENGINE_SURVIVORS = Action(
+    name="engine-survivors",
+    title="Survivors of a destroyed ram or assault tower",
+    help="1d6 figures inside (at most all of them) survive and are placed outside.",
+    params=(Param("crew", ParamKind.INT, "figures inside", default=4, minimum=1, maximum=40),),
+    request=_survivors_request,
+    resolve=_survivors_resolve,
+    odds=lambda params: _single_die_odds(
+        "survivors",
+        [
+            (
+                engines.engine_survivors(f, _int(params, "crew")),
+                frozenset({"killed"})
+                if engines.engine_survivors(f, _int(params, "crew")) < _int(params, "crew")
+                else frozenset(),
+            )
+            for f in range(1, 7)
+        ],
+    ),
+    examples=({"crew": 4}, {"crew": 8}),
+)
+
+
+ACTIONS: dict[str, Action] = {
+    a.name: a
+    for a in (
+        MELEE,
+        MELEE_LINE,
+        MISSILE_FIRE,
+        CREW_FIRE,
+        ARTILLERY_TARGET,
+        INTERIOR_HIT,
+        WALL_HIT,
+        TOWER_HIT,
+        HIT_WOUNDS,
+        WALL_WEAPON,
+        REPLACEMENT,
+        DOUSE_FLAMES,
+        ENGINE_SURVIVORS,
+    )
+}

@@ -1,0 +1,147 @@
+"""Questions about the board: who is where, how much room, what is damaged,
+and which figures are in contact (melee) with the enemy."""
+
+from __future__ import annotations
+
+from companion.rules.fortboard import tables
+from companion.rules.fortboard.layout import BUILDING_KINDS, FOOT
+from companion.rules.fortboard.state import ATTACKER, DEFENDER, Figure, GameState, pair_get
+
+UNLIMITED = 10_000
+
+
+def at(state: GameState, place: str, side: str | None = None) -> tuple[Figure, ...]:
+    return tuple(
+        f for f in state.figures if f.place == place and (side is None or f.side == side)
+    )
+
+
+def alive(state: GameState, side: str) -> tuple[Figure, ...]:
+    return tuple(f for f in state.figures if f.side == side)
+
+
+def intact(state: GameState, place: str) -> int:
+    """Spaces of a wall, tower, gate or building not yet hit."""
+    p = state.layout.place(place)
+    if not p.damageable:
+        return UNLIMITED
+    return max(0, p.spaces - pair_get(state.hits, place))
+
+
+def destroyed(state: GameState, place: str) -> bool:
+    return state.layout.place(place).damageable and intact(state, place) == 0
+
+
+def engine_intact(state: GameState, station: str) -> bool:
+    """A ram or assault tower not yet destroyed (by hits or by fire)."""
+    p = state.layout.place(station)
+    if p.equipment not in ("ram", "assault_tower"):
+        return False
+    return pair_get(state.hits, station) < tables.ENGINE_HITS_TO_DESTROY
+
+
+def room(state: GameState, place: str, side: str) -> int:
+    """How many more figures of `side` may stand in `place`."""
+    p = state.layout.place(place)
+    if p.kind in ("courtyard", FOOT):
+        return UNLIMITED
+    if p.kind == "station":
+        if side == DEFENDER:
+            return UNLIMITED
+        return max(0, p.spaces - len(at(state, place, ATTACKER)))
+    free = intact(state, place) - len(at(state, place))
+    if p.kind == "tower" and side == DEFENDER:
+        free = min(free, tables.TOWER_DEFENDER_LIMIT - len(at(state, place, DEFENDER)))
+    return max(0, free)
+
+
+def fort_penalty_flags(state: GameState) -> tuple[bool, bool]:
+    """(barracks fallen, keep fallen or destroyed)."""
+    return (
+        "barracks" in state.fallen,
+        bool({"keep", "keep_destroyed"} & state.fallen),
+    )
+
+
+def contacts(state: GameState) -> tuple[str, ...]:
+    """Every melee contact on the board, in the order combat resolves them."""
+    layout = state.layout
+    out: list[str] = []
+    for p in layout.places:
+        if p.kind != FOOT and at(state, p.name, ATTACKER) and at(state, p.name, DEFENDER):
+            out.append(f"place:{p.name}")
+    for wall in layout.names("wall"):
+        foot = layout.foot_of(wall)
+        if not destroyed(state, wall) and at(state, foot, ATTACKER) and at(state, wall, DEFENDER):
+            out.append(f"ladder:{wall}")
+    court = layout.courtyard
+    if at(state, court, DEFENDER):
+        for tower in layout.names("tower"):
+            if at(state, tower, ATTACKER):
+                out.append(f"corner:{tower}")
+        if state.option("pike_over_rubble"):
+            for wall in layout.names("wall"):
+                foot = layout.foot_of(wall)
+                if destroyed(state, wall) and any(
+                    f.kind == "pike" for f in at(state, foot, ATTACKER)
+                ):
+                    out.append(f"rubble:{wall}")
+    return tuple(out)
+
+
+def contact_sides(state: GameState, contact: str) -> tuple[tuple[Figure, ...], tuple[Figure, ...]]:
+    """(attackers, defenders) of a contact, each in figure order."""
+    kind, _, name = contact.partition(":")
+    layout = state.layout
+    if kind == "place":
+        return at(state, name, ATTACKER), at(state, name, DEFENDER)
+    if kind == "ladder":
+        return at(state, layout.foot_of(name), ATTACKER), at(state, name, DEFENDER)
+    if kind == "corner":
+        return at(state, name, ATTACKER), at(state, layout.courtyard, DEFENDER)
+    pikes = tuple(f for f in at(state, layout.foot_of(name), ATTACKER) if f.kind == "pike")
+    return pikes, at(state, layout.courtyard, DEFENDER)
+
+
+def contact_place(state: GameState, contact: str) -> str:
+    kind, _, name = contact.partition(":")
+    return name
+
+
+def engaged_ids(state: GameState) -> frozenset[int]:
+    ids: set[int] = set()
+    for c in contacts(state):
+        a, d = contact_sides(state, c)
+        ids.update(f.id for f in a)
+        ids.update(f.id for f in d)
+    return frozenset(ids)
+
+
+def safe_in_engine(state: GameState, figure: Figure) -> bool:
+    """Figures in an unbroken ram or assault tower are safe from shots and wall weapons."""
+    p = state.layout.place(figure.place)
+    return p.kind == "station" and engine_intact(state, p.name)
+
+
+def building_fallen(state: GameState, kind: str) -> bool:
+    return kind in state.fallen
+
+
+def leaving_allowance(state: GameState) -> int:
+    """Defenders who may still leave the fort this move: one per empty space at
+    the attacker's stations before the front wall (and the gate)."""
+    layout = state.layout
+    total = 0
+    for station in layout.stations:
+        target = layout.place(station).faces
+        if target == layout.front or layout.place(target).kind == "gate":
+            total += max(0, layout.place(station).spaces - len(at(state, station, ATTACKER)))
+    return max(0, total - state.left_fort)
+
+
+def short(name: str, width: int = 12) -> str:
+    return name if len(name) <= width else name[: width - 1] + "."
+
+
+def is_building(state: GameState, place: str) -> bool:
+    return state.layout.place(place).kind in BUILDING_KINDS

@@ -1,0 +1,272 @@
+"""The fort as spaces: walls, towers, courtyard, buildings, gate and the
+attacker's equipment stations, read from a scenario's [setup]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.rules.core import ScenarioError, ScenarioValue
+from companion.rules.fortboard import tables
+
+FOOT = "foot"  # the ground at the bottom of a wall, where ladders stand (derived)
+INSIDE_KINDS = frozenset({"wall", "tower", "courtyard", "barracks", "stables", "keep", "gate"})
+OUTSIDE_KINDS = frozenset({"station", FOOT})
+BUILDING_KINDS = frozenset({"barracks", "stables", "keep"})
+
+
+@dataclass(frozen=True)
+class Place:
+    """One space (or group of spaces) of the board."""
+
+    name: str
+    kind: str  # tables.PLACE_KINDS or "foot"
+    spaces: int  # 0 for the courtyard and the feet of walls: no limit
+    adjacent: tuple[str, ...] = ()
+    faces: str = ""  # stations and feet: the wall (or gate) they stand before
+    equipment: str = ""  # stations: tables.EQUIPMENT_KINDS
+
+    @property
+    def inside(self) -> bool:
+        return self.kind in INSIDE_KINDS
+
+    @property
+    def damageable(self) -> bool:
+        return self.kind in {"wall", "tower", "gate"} | BUILDING_KINDS
+
+
+@dataclass(frozen=True)
+class WallWeapon:
+    name: str
+    wall: str
+    spaces: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    places: tuple[Place, ...]
+    front: str  # the wall with the gate
+    defender_artillery: tuple[str, ...]  # interior numbers 1 and 2
+    wall_weapons: tuple[WallWeapon, ...]
+    oil_vats: int
+    turn_limit: int
+
+    def place(self, name: str) -> Place:
+        for p in self.places:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def names(self, *kinds: str) -> tuple[str, ...]:
+        return tuple(p.name for p in self.places if p.kind in kinds)
+
+    @property
+    def stations(self) -> tuple[str, ...]:
+        return self.names("station")
+
+    @property
+    def courtyard(self) -> str:
+        return self.names("courtyard")[0]
+
+    def building(self, kind: str) -> str | None:
+        found = self.names(kind)
+        return found[0] if found else None
+
+    def neighbours(self, name: str) -> tuple[str, ...]:
+        return self.place(name).adjacent
+
+    def foot_of(self, wall: str) -> str:
+        return f"{wall} {FOOT}"
+
+    def wall_of_foot(self, foot: str) -> str:
+        return self.place(foot).faces
+
+    def stations_facing(self, target: str) -> tuple[str, ...]:
+        return tuple(p.name for p in self.places if p.kind == "station" and p.faces == target)
+
+    def gate(self) -> str:
+        return self.names("gate")[0]
+
+    def wall_facing(self, station: str) -> str:
+        """The wall a station stands before (a station at the gate: the front wall)."""
+        faces = self.place(station).faces
+        return self.front if self.place(faces).kind == "gate" else faces
+
+
+# ------------------------------------------------------------------ parsing
+
+
+def _field(where: str, entry: Mapping[str, ScenarioValue], name: str, kind: type) -> ScenarioValue:
+    if name not in entry:
+        raise ScenarioError(f"{where}: missing field {name!r}")
+    value = entry[name]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ScenarioError(f"{where}: field {name!r} must be a whole number, got {value!r}")
+    if kind is str and not isinstance(value, str):
+        raise ScenarioError(f"{where}: field {name!r} must be text, got {value!r}")
+    return value
+
+
+def _str_list(where: str, value: ScenarioValue, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ScenarioError(f"{where}: field {name!r} must be a list of names, got {value!r}")
+    return tuple(str(v) for v in value)
+
+
+def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
+    """Read and check the fort layout; ScenarioError names the place and field."""
+    raw_places = setup.get("places")
+    if not isinstance(raw_places, list) or not raw_places:
+        raise ScenarioError("[setup]: field 'places' must list the fort's spaces ([[setup.places]])")
+    entries: list[dict[str, ScenarioValue]] = []
+    for index, raw in enumerate(raw_places, start=1):
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"[setup] place {index}: must be a table with name, kind, spaces")
+        entries.append(raw)
+    names: list[str] = []
+    for index, entry in enumerate(entries, start=1):
+        name = _field(f"[setup] place {index}", entry, "name", str)
+        assert isinstance(name, str)
+        if name in names:
+            raise ScenarioError(f"place {name!r}: field 'name' is used twice")
+        names.append(name)
+    links: dict[str, set[str]] = {n: set() for n in names}
+    kinds: dict[str, str] = {}
+    for name, entry in zip(names, entries, strict=True):
+        where = f"place {name!r}"
+        kind = _field(where, entry, "kind", str)
+        if kind not in tables.PLACE_KINDS:
+            raise ScenarioError(
+                f"{where}: field 'kind' is {kind!r}; allowed: {', '.join(tables.PLACE_KINDS)}"
+            )
+        assert isinstance(kind, str)
+        kinds[name] = kind
+        for other in _str_list(where, entry.get("adjacent", []), "adjacent"):
+            if other not in links:
+                raise ScenarioError(f"{where}: field 'adjacent' names unknown place {other!r}")
+            if other == name:
+                raise ScenarioError(f"{where}: field 'adjacent' names the place itself")
+            links[name].add(other)
+            links[other].add(name)
+    for kind in ("courtyard", "gate"):
+        count = sum(1 for k in kinds.values() if k == kind)
+        if count != 1:
+            raise ScenarioError(f"[setup] places: there must be exactly one {kind}, found {count}")
+    for kind in BUILDING_KINDS:
+        if sum(1 for k in kinds.values() if k == kind) > 1:
+            raise ScenarioError(f"[setup] places: at most one {kind}")
+    if not any(k == "wall" for k in kinds.values()):
+        raise ScenarioError("[setup] places: the fort needs at least one wall")
+    places: list[Place] = []
+    for name, entry in zip(names, entries, strict=True):
+        where = f"place {name!r}"
+        kind = kinds[name]
+        spaces = 0
+        if kind != "courtyard":
+            raw_spaces = _field(where, entry, "spaces", int)
+            assert isinstance(raw_spaces, int)
+            if not 1 <= raw_spaces <= 24:
+                raise ScenarioError(f"{where}: field 'spaces' must be 1..24, got {raw_spaces}")
+            spaces = raw_spaces
+        faces = ""
+        equipment = ""
+        if kind == "station":
+            raw_faces = _field(where, entry, "faces", str)
+            assert isinstance(raw_faces, str)
+            if kinds.get(raw_faces) not in ("wall", "gate"):
+                raise ScenarioError(
+                    f"{where}: field 'faces' must name a wall or the gate, got {raw_faces!r}"
+                )
+            faces = raw_faces
+            raw_equipment = _field(where, entry, "equipment", str)
+            if raw_equipment not in tables.EQUIPMENT_KINDS:
+                raise ScenarioError(
+                    f"{where}: field 'equipment' is {raw_equipment!r}; allowed: "
+                    + ", ".join(tables.EQUIPMENT_KINDS)
+                )
+            assert isinstance(raw_equipment, str)
+            equipment = raw_equipment
+            if equipment == "assault_tower" and kinds[faces] != "wall":
+                raise ScenarioError(f"{where}: an assault tower must face a wall, not the gate")
+            if links[name]:
+                raise ScenarioError(f"{where}: field 'adjacent' is for spaces inside the fort")
+        places.append(Place(name, kind, spaces, tuple(sorted(links[name])), faces, equipment))
+    courtyard = next(n for n, k in kinds.items() if k == "courtyard")
+    for place in places:
+        if place.kind in ("tower", "keep", "barracks", "stables", "gate") and (
+            courtyard not in place.adjacent
+        ):
+            raise ScenarioError(
+                f"place {place.name!r}: field 'adjacent' must include the courtyard {courtyard!r}"
+            )
+    for wall in (p for p in places if p.kind == "wall"):
+        places.append(Place(f"{wall.name} {FOOT}", FOOT, 0, (), wall.name, ""))
+    front = setup.get("front")
+    if not isinstance(front, str) or kinds.get(front) != "wall":
+        raise ScenarioError(f"[setup]: field 'front' must name the wall with the gate, got {front!r}")
+    artillery = _str_list("[setup]", setup.get("defender_artillery", []), "defender_artillery")
+    if len(artillery) > 2 or len(set(artillery)) != len(artillery):
+        raise ScenarioError(
+            "[setup]: field 'defender_artillery' names at most two different weapons "
+            "(the interior numbers 1 and 2)"
+        )
+    weapons: list[WallWeapon] = []
+    raw_weapons = setup.get("wall_weapons", [])
+    if not isinstance(raw_weapons, list):
+        raise ScenarioError("[setup]: field 'wall_weapons' must be a list of tables")
+    for index, raw in enumerate(raw_weapons, start=1):
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"[setup] wall weapon {index}: must be a table")
+        wname = _field(f"[setup] wall weapon {index}", raw, "name", str)
+        where = f"wall weapon {wname!r}"
+        wall = _field(where, raw, "wall", str)
+        if kinds.get(str(wall)) != "wall":
+            raise ScenarioError(f"{where}: field 'wall' must name a wall, got {wall!r}")
+        wspaces = _field(where, raw, "spaces", int)
+        assert isinstance(wname, str) and isinstance(wall, str) and isinstance(wspaces, int)
+        wall_spaces = next(p.spaces for p in places if p.name == wall)
+        if not 1 <= wspaces <= wall_spaces:
+            raise ScenarioError(f"{where}: field 'spaces' must be 1..{wall_spaces}, got {wspaces}")
+        if any(w.name == wname for w in weapons):
+            raise ScenarioError(f"{where}: field 'name' is used twice")
+        weapons.append(WallWeapon(wname, wall, wspaces))
+    oil = setup.get("oil_vats", 1)
+    if isinstance(oil, bool) or not isinstance(oil, int) or oil < 0:
+        raise ScenarioError(f"[setup]: field 'oil_vats' must be a whole number 0 or more, got {oil!r}")
+    turn_limit = setup.get("turn_limit")
+    if isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or not 1 <= turn_limit <= 50:
+        raise ScenarioError(f"[setup]: field 'turn_limit' must be 1..50, got {turn_limit!r}")
+    return Layout(tuple(places), front, artillery, tuple(weapons), oil, turn_limit)
+
+
+def validate_figure_place(
+    layout: Layout, unit: str, side_role: str, kind: str, place_name: str, count: int
+) -> None:
+    """Where a unit may be set up (1.1): defenders inside, attackers outside."""
+    where = f"unit {unit!r}"
+    try:
+        place = layout.place(place_name)
+    except KeyError:
+        raise ScenarioError(
+            f"{where}: field 'traits.place' names unknown place {place_name!r}"
+        ) from None
+    if side_role == "defender" and not place.inside:
+        raise ScenarioError(
+            f"{where}: field 'traits.place' {place_name!r} is outside; defenders start inside"
+        )
+    if side_role == "attacker" and place.inside:
+        raise ScenarioError(
+            f"{where}: field 'traits.place' {place_name!r} is inside; attackers start at a "
+            "station or the foot of a wall"
+        )
+    if kind == "mounted" and place.kind in ("wall", "tower"):
+        raise ScenarioError(f"{where}: mounted figures cannot stand on walls or towers")
+    if place.kind == "stables" and kind != "mounted":
+        raise ScenarioError(f"{where}: only mounted figures are kept in the stables")
+    if place.kind == "gate":
+        raise ScenarioError(f"{where}: set figures on the walls or in the courtyard, not the gate")
+    _ = count
+
+
+def place_names(places: Sequence[Place]) -> tuple[str, ...]:
+    return tuple(p.name for p in places)

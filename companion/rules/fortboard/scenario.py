@@ -1,0 +1,221 @@
+"""Scenario validation: the fort layout, the units and where they start,
+the named options, and the set-up limit (1.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.fortboard import tables
+from companion.rules.fortboard.layout import Layout, parse_layout, validate_figure_place
+
+SYSTEM = "fortboard"
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "wall_to_hit",
+        "How artillery and rams hit a wall or the gate: 'beat_intact' uses the tower rule "
+        "(2d6 over the spaces still undamaged); 'automatic' makes every shot a hit.",
+        "beat_intact",
+        ("beat_intact", "automatic"),
+    ),
+    RuleOption(
+        "ladder_climb",
+        "When a climber takes a defended wall space: 'beat_defender' as soon as he wins a "
+        "fight (the beaten defender falls back to the courtyard); 'kill_defender' only when "
+        "the defender he fought is killed.",
+        "beat_defender",
+        ("beat_defender", "kill_defender"),
+    ),
+    RuleOption(
+        "breach_entry",
+        "A wall with every space hit, or a broken gate, lets attackers at its foot climb "
+        "the rubble into the courtyard (false: rubble only blocks).",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "pike_over_rubble",
+        "The source's optional rule: pikes at the foot of a fallen wall may fight defenders "
+        "in the courtyard across one space of rubble.",
+        False,
+        (True, False),
+    ),
+    RuleOption(
+        "station_hit",
+        "What a defender artillery hit does to figures at a station with no ram or assault "
+        "tower: 'kill_one' removes a figure; 'wound_one' wounds one (a second wound kills).",
+        "kill_one",
+        ("kill_one", "wound_one"),
+    ),
+    RuleOption(
+        "wall_weapon_value",
+        "The combat value a wall weapon adds to its die (the rules give none; 3 is a "
+        "soldier's basic value).",
+        3,
+        (2, 3, 4),
+    ),
+    RuleOption(
+        "wall_hit_wounds",
+        "A hit on a wall space with figures on it rolls 3+ to wound one, as in a tower.",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "victory",
+        "'keep_or_wipeout': the attacker wins by taking the keep or leaving no defender; "
+        "'wipeout': only by leaving no defender. The defender wins by outlasting the turn limit "
+        "or leaving no attacker.",
+        "keep_or_wipeout",
+        ("keep_or_wipeout", "wipeout"),
+    ),
+)
+
+
+def option_values(raw: Mapping[str, ScenarioValue]) -> dict[str, ScenarioValue]:
+    known = {o.name: o for o in OPTIONS}
+    out: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
+    for name, value in raw.items():
+        if name not in known:
+            raise ScenarioError(
+                f"[options]: unknown option {name!r}; known: {', '.join(known)}"
+            )
+        option = known[name]
+        if value not in option.choices or type(value) is not type(option.default):
+            allowed = ", ".join(repr(c) for c in option.choices)
+            raise ScenarioError(f"[options]: {name} = {value!r} is not allowed; use {allowed}")
+        out[name] = value
+    return out
+
+
+def _units(raw: Mapping[str, ScenarioValue], sides: tuple[str, str]) -> tuple[Unit, ...]:
+    raw_units = raw.get("units")
+    if not isinstance(raw_units, list) or not raw_units:
+        raise ScenarioError("the scenario needs [[units]]")
+    units: list[Unit] = []
+    for index, entry in enumerate(raw_units, start=1):
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"unit {index}: must be a table")
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise ScenarioError(f"unit {index}: field 'name' must be text")
+        where = f"unit {name!r}"
+        if any(u.name == name for u in units):
+            raise ScenarioError(f"{where}: field 'name' is used twice")
+        if "@" in name or ":" in name:
+            raise ScenarioError(f"{where}: field 'name' may not contain '@' or ':'")
+        side = entry.get("side")
+        if side not in sides:
+            raise ScenarioError(f"{where}: field 'side' is {side!r}; allowed: {', '.join(sides)}")
+        kind = entry.get("kind")
+        if kind not in tables.FIGURE_KINDS:
+            raise ScenarioError(
+                f"{where}: field 'kind' is {kind!r}; allowed: {', '.join(tables.FIGURE_KINDS)}"
+            )
+        figures = entry.get("figures")
+        if isinstance(figures, bool) or not isinstance(figures, int) or not 1 <= figures <= 40:
+            raise ScenarioError(f"{where}: field 'figures' must be 1..40, got {figures!r}")
+        weapons = entry.get("weapons", [])
+        if not isinstance(weapons, list) or not all(isinstance(w, str) for w in weapons):
+            raise ScenarioError(f"{where}: field 'weapons' must be a list of names")
+        traits = entry.get("traits", {})
+        if not isinstance(traits, dict):
+            raise ScenarioError(f"{where}: field 'traits' must be a table")
+        if not isinstance(traits.get("place"), str):
+            raise ScenarioError(f"{where}: field 'traits.place' must name where the unit starts")
+        leader = entry.get("leader")
+        assert isinstance(side, str) and isinstance(kind, str)
+        units.append(
+            Unit(
+                name=name,
+                side=side,
+                kind=kind,
+                figures=figures,
+                weapons=tuple(str(w) for w in weapons),
+                leader=leader if isinstance(leader, str) else None,
+                traits=dict(traits),
+            )
+        )
+    return tuple(units)
+
+
+def unit_place(unit: Unit) -> str:
+    place = unit.traits["place"]
+    assert isinstance(place, str)
+    return place
+
+
+def check_setup(layout: Layout, units: tuple[Unit, ...], sides: tuple[str, str]) -> None:
+    """Every unit stands where it may, no space is over-full, and the defenders
+    number at most three quarters of the attacker's infantry."""
+    attacker, _defender = sides
+    filled: dict[tuple[str, str], int] = {}
+    for unit in units:
+        role = "attacker" if unit.side == attacker else "defender"
+        place = unit_place(unit)
+        validate_figure_place(layout, unit.name, role, unit.kind, place, unit.figures)
+        filled[(place, role)] = filled.get((place, role), 0) + unit.figures
+    for (place_name, role), count in filled.items():
+        place = layout.place(place_name)
+        limit = place.spaces if place.spaces else None
+        if place.kind == "tower" and role == "defender":
+            limit = min(place.spaces, tables.TOWER_DEFENDER_LIMIT)
+        if place.kind == "station" and role == "defender":
+            limit = None
+        others = sum(c for (p, r), c in filled.items() if p == place_name and r != role)
+        if limit is not None and count + others > limit:
+            raise ScenarioError(
+                f"place {place_name!r}: {count + others} figures set up but it holds {limit}"
+            )
+    infantry = sum(u.figures for u in units if u.side == attacker and u.kind in tables.FOOT_KINDS)
+    defenders = sum(u.figures for u in units if u.side != attacker)
+    if defenders == 0 or infantry == 0:
+        raise ScenarioError("both sides need figures (units: field 'side')")
+    if defenders * tables.SETUP_LIMIT_DENOMINATOR > infantry * tables.SETUP_LIMIT_NUMERATOR:
+        raise ScenarioError(
+            f"units: {defenders} defenders are more than 3/4 of the attacker's {infantry} "
+            "infantry (field 'figures')"
+        )
+
+
+def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    if raw.get("system") != SYSTEM:
+        raise ScenarioError(f"field 'system' must be {SYSTEM!r}, got {raw.get('system')!r}")
+    title = raw.get("title")
+    if not isinstance(title, str) or not title:
+        raise ScenarioError("field 'title' must be text")
+    raw_sides = raw.get("sides")
+    if (
+        not isinstance(raw_sides, list)
+        or len(raw_sides) != 2
+        or not all(isinstance(s, str) for s in raw_sides)
+        or raw_sides[0] == raw_sides[1]
+    ):
+        raise ScenarioError(
+            "field 'sides' must name two sides: the attacker first, then the fort's defender"
+        )
+    sides = (str(raw_sides[0]), str(raw_sides[1]))
+    setup = raw.get("setup", {})
+    if not isinstance(setup, dict):
+        raise ScenarioError("[setup] must be a table")
+    raw_options = raw.get("options", {})
+    if not isinstance(raw_options, dict):
+        raise ScenarioError("[options] must be a table")
+    options = option_values(raw_options)
+    layout = parse_layout(setup)
+    units = _units(raw, sides)
+    check_setup(layout, units, sides)
+    notes = raw.get("notes", "")
+    return Scenario(
+        system=SYSTEM,
+        title=title,
+        sides=sides,
+        units=units,
+        options=options,
+        setup=dict(setup),
+        notes=notes if isinstance(notes, str) else "",
+    )
+
+
+def layout_of(scenario: Scenario) -> Layout:
+    return parse_layout(scenario.setup)

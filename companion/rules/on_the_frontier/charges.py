@@ -1,0 +1,215 @@
+"""Charge resolution: both sides in contact roll, then Come On!, then the result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+)
+from companion.rules.odds import odds_from_outcomes
+from companion.rules.on_the_frontier import tables
+from companion.rules.on_the_frontier.params import (
+    bool_param,
+    hit_faces,
+    hits_distribution,
+    int_param,
+    signed,
+    str_param,
+)
+from companion.rules.on_the_frontier.shooting import ODD_FIGURE_READINGS, dice_for_figures
+
+
+def charge_modifier(
+    kind: str, shock: bool, enemy_in_cover: bool, enemy_in_square: bool
+) -> tuple[int, tuple[str, ...]]:
+    total = 0
+    reasons = []
+    if shock:
+        total += tables.SHOCK_TROOPS_MODIFIER
+        reasons.append("shock troops +1")
+    if enemy_in_cover:
+        total += tables.ENEMY_IN_COVER_MODIFIER
+        reasons.append("enemy in cover, behind an obstacle or uphill -1")
+    if enemy_in_square and kind == "cavalry":
+        total += tables.CAVALRY_VS_SQUARE_MODIFIER
+        reasons.append("cavalry against a square -1")
+    return total, tuple(reasons)
+
+
+CHARGE_PARAMS = (
+    Param("kind", ParamKind.CHOICE, "troop type", "infantry", choices=tables.UNIT_KINDS),
+    Param("figures", ParamKind.INT, "figures in contact (both ranks count)", 8, 1, 60),
+    Param("shock", ParamKind.BOOL, "shock troops (bayonets, veterans... by scenario)", False),
+    Param("enemy_in_cover", ParamKind.BOOL, "enemy in cover, behind an obstacle or uphill", False),
+    Param("enemy_in_square", ParamKind.BOOL, "enemy formed in square (cavalry -1)", False),
+    Param(
+        "odd_figures",
+        ParamKind.CHOICE,
+        "an odd figure's die",
+        "round_down",
+        choices=ODD_FIGURE_READINGS,
+    ),
+    Param("natural_six", ParamKind.BOOL, "a natural 6 always hits", False),
+)
+
+
+def _charge_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, ...]]:
+    kind = str_param(params, "kind")
+    row = tables.charge_row(kind)
+    dice = dice_for_figures(
+        int_param(params, "figures"), row.figures_per_die, str_param(params, "odd_figures")
+    )
+    modifier, reasons = charge_modifier(
+        kind,
+        bool_param(params, "shock"),
+        bool_param(params, "enemy_in_cover"),
+        bool_param(params, "enemy_in_square"),
+    )
+    faces = hit_faces(row.hit_on, modifier, bool_param(params, "natural_six"))
+    return dice, modifier, faces, reasons
+
+
+def charge_request(params: Params) -> RollRequest:
+    dice, modifier, faces, _ = _charge_setup(params)
+    meaning = "hit on " + ",".join(map(str, sorted(faces))) if faces else "no face hits"
+    return RollRequest(
+        f"{params['kind']} in contact, {signed(modifier)} a die",
+        (DiceGroup(DieKind.D6, dice, f"{params['kind']} in contact", meaning),),
+    )
+
+
+def charge_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    (rolled,) = charge_request(params).split(dice)
+    count, modifier, faces, reasons = _charge_setup(params)
+    hits = sum(1 for d in rolled if d in faces)
+    return Outcome(
+        hits,
+        "hits",
+        details=(
+            f"{int_param(params, 'figures')} {params['kind']} figures: {count} dice, "
+            f"5+ to hit, {signed(modifier)} a die",
+            *reasons,
+            f"rolled {', '.join(map(str, rolled)) or 'nothing'}: {hits} hits",
+        ),
+    )
+
+
+def charge_odds(params: Params) -> Odds:
+    dice, _, faces, _ = _charge_setup(params)
+    return Odds("hits", hits_distribution(dice, faces))
+
+
+CHARGE_DICE = Action(
+    name="charge-dice",
+    title="Charge resolution dice",
+    help="One side's dice in contact: 1 per 2 infantry (both ranks), 1 per gunner, 1 per "
+    "horseman; 5-6 hit; +1 shock troops, -1 enemy in cover/obstacle/uphill, "
+    "-1 cavalry against a square.",
+    params=CHARGE_PARAMS,
+    request=charge_request,
+    resolve=charge_resolve,
+    odds=charge_odds,
+    examples=(
+        {"kind": "infantry", "figures": 8},
+        {"kind": "cavalry", "figures": 4, "shock": True, "enemy_in_square": True},
+        {"kind": "artillery", "figures": 3, "enemy_in_cover": True},
+    ),
+)
+
+# ------------------------------------------------------------------- Come On!
+
+COME_ON_USES: tuple[str, ...] = ("cancel", "inflict")
+
+
+def come_on_request(params: Params) -> RollRequest:
+    return RollRequest(
+        "Come On!: the commander with the unit in contact must roll",
+        (DiceGroup(DieKind.D6, 1, "Come On!", "5-6 cancel or inflict a hit; 1 commander hit"),),
+    )
+
+
+def come_on_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    ((die,),) = come_on_request(params).split(dice)
+    result = tables.commander_result(tables.COME_ON_TABLE, die)
+    use = str_param(params, "use")
+    if result == "cancel_or_inflict":
+        effect = "hit_cancelled" if use == "cancel" else "hit_inflicted"
+        text = "cancel one hit taken" if use == "cancel" else "inflict one more hit"
+        return Outcome(1, "hits", frozenset({effect}), (f"Come On! {die}: {text}",))
+    if result == "commander_hit":
+        return Outcome(
+            0,
+            "hits",
+            frozenset({"commander_hit"}),
+            (f"Come On! {die}: the commander is hit; replaced at the end of next turn",),
+        )
+    return Outcome(0, "hits", details=(f"Come On! {die}: no effect",))
+
+
+def come_on_odds(params: Params) -> Odds:
+    use = str_param(params, "use")
+    weighted: list[tuple[Fraction, int, frozenset[str]]] = []
+    for face in DieKind.D6.faces:
+        result = tables.commander_result(tables.COME_ON_TABLE, face)
+        if result == "cancel_or_inflict":
+            effect = "hit_cancelled" if use == "cancel" else "hit_inflicted"
+            weighted.append((Fraction(1, 6), 1, frozenset({effect})))
+        elif result == "commander_hit":
+            weighted.append((Fraction(1, 6), 0, frozenset({"commander_hit"})))
+        else:
+            weighted.append((Fraction(1, 6), 0, frozenset()))
+    return odds_from_outcomes("hits", weighted)
+
+
+COME_ON = Action(
+    name="come-on",
+    title="Come On!",
+    help="A commander with a unit in contact must roll: 5-6 cancels a hit taken or "
+    "inflicts one more, 1 hits the commander (replaced at the end of the next turn).",
+    params=(Param("use", ParamKind.CHOICE, "what a 5-6 does", "cancel", choices=COME_ON_USES),),
+    request=come_on_request,
+    resolve=come_on_resolve,
+    odds=come_on_odds,
+    examples=({"use": "cancel"}, {"use": "inflict"}),
+)
+
+# ------------------------------------------------------------------- the result
+
+
+@dataclass(frozen=True)
+class ChargeResult:
+    loser: str  # "attacker", "defender" or "" for a tie
+    attacker_moves: str  # "stands", "retreats", "falls_back", "routs"
+    defender_moves: str  # "stands", "retreats", "routs"
+    lines: tuple[str, ...]
+
+
+def charge_result(
+    attacker_took: int, defender_took: int, attacker_shaken: bool, defender_shaken: bool
+) -> ChargeResult:
+    """Who gives ground: more hits taken than inflicted retreats a full move (a shaken
+    unit routs instead); a tie sends the attacker back half a move."""
+    if attacker_took > defender_took:
+        moves = "routs" if attacker_shaken else "retreats"
+        line = "attacker lost: " + (
+            "shaken, it routs" if attacker_shaken else "it retreats a full move"
+        )
+        return ChargeResult("attacker", moves, "stands", (line,))
+    if defender_took > attacker_took:
+        moves = "routs" if defender_shaken else "retreats"
+        line = "defender lost: " + (
+            "shaken, it routs" if defender_shaken else "it retreats a full move"
+        )
+        return ChargeResult("defender", "stands", moves, (line,))
+    return ChargeResult("", "falls_back", "stands", ("tied: the attacker falls back half a move",))

@@ -1,0 +1,230 @@
+"""Scenario validation and the named readings (options) of unclear rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.on_the_frontier import tables
+from companion.rules.on_the_frontier.engineering import DEMOLITION_TARGETS
+
+SYSTEM = "on_the_frontier"
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "odd_figure_dice",
+        "One die per two figures: an odd figure left over is dropped (round_down) or "
+        "rolls a die of its own (round_up).",
+        "round_down",
+        ("round_down", "round_up"),
+    ),
+    RuleOption(
+        "natural_six_always_hits",
+        "Whether a natural 6 hits even when modifiers put the hit number above 6.",
+        False,
+        (False, True),
+    ),
+    RuleOption(
+        "difficult_target_stacks",
+        "A difficult kind (skirmishers, guns, cavalry) in cover: one -1 (false) or -2 (true).",
+        False,
+        (False, True),
+    ),
+    RuleOption(
+        "held_fire_volley_at_chargers",
+        "A unit that held fire and is charged shoots the chargers before the contact dice.",
+        True,
+        (True, False),
+    ),
+)
+
+MELEE_WEAPONS: tuple[str, ...] = ("bayonet", "sword", "lance", "spear", "club", "none")
+ALLOWED_WEAPONS: tuple[str, ...] = (*tables.WEAPONS, *MELEE_WEAPONS)
+UNIT_TRAITS: tuple[str, ...] = (
+    "quality",
+    "shock",
+    "superior_firepower",
+    "ranks",
+    "engineers",
+)
+MAX_FIGURES = 60
+
+
+@dataclass(frozen=True)
+class Options:
+    odd_figure_dice: str = "round_down"
+    natural_six_always_hits: bool = False
+    difficult_target_stacks: bool = False
+    held_fire_volley_at_chargers: bool = True
+
+
+def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
+    known = {o.name: o for o in OPTIONS}
+    values: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
+    for key, value in raw.items():
+        if key not in known:
+            raise ScenarioError(
+                f"[options] {key!r} is not an option of {SYSTEM}; options are: " + ", ".join(known)
+            )
+        if value not in known[key].choices or type(value) is not type(known[key].default):
+            allowed = ", ".join(repr(c) for c in known[key].choices)
+            raise ScenarioError(f"[options] {key} = {value!r} is not allowed; use {allowed}")
+        values[key] = value
+    odd = values["odd_figure_dice"]
+    six = values["natural_six_always_hits"]
+    stack = values["difficult_target_stacks"]
+    volley = values["held_fire_volley_at_chargers"]
+    assert isinstance(odd, str)
+    assert isinstance(six, bool) and isinstance(stack, bool) and isinstance(volley, bool)
+    return Options(odd, six, stack, volley)
+
+
+def _fail(unit: str, field: str, problem: str) -> ScenarioError:
+    return ScenarioError(f"unit {unit!r}, field {field!r}: {problem}")
+
+
+def _string(raw: Mapping[str, ScenarioValue], key: str, where: str) -> str:
+    value = raw.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ScenarioError(f"{where}: {key!r} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"units[{index}] must be a table, got {raw!r}")
+    name = _string(raw, "name", f"units[{index}]")
+    side = raw.get("side")
+    if side not in sides or not isinstance(side, str):
+        raise _fail(name, "side", f"{side!r} is not a side; sides are {', '.join(sides)}")
+    kind = raw.get("kind")
+    if kind not in tables.UNIT_KINDS or not isinstance(kind, str):
+        raise _fail(name, "kind", f"{kind!r} is not allowed; use {', '.join(tables.UNIT_KINDS)}")
+    figures = raw.get("figures")
+    if isinstance(figures, bool) or not isinstance(figures, int) or not 1 <= figures <= MAX_FIGURES:
+        raise _fail(name, "figures", f"{figures!r} is not allowed; use a whole number 1..60")
+    weapons_raw = raw.get("weapons", [])
+    if not isinstance(weapons_raw, list):
+        raise _fail(name, "weapons", "must be a list of weapon names")
+    weapons: list[str] = []
+    for w in weapons_raw:
+        if not isinstance(w, str) or w not in ALLOWED_WEAPONS:
+            raise _fail(name, "weapons", f"{w!r} is not allowed; use {', '.join(ALLOWED_WEAPONS)}")
+        weapons.append(w)
+    if kind == "artillery" and "artillery" not in weapons:
+        raise _fail(name, "weapons", "an artillery unit needs the weapon 'artillery'")
+    if kind != "artillery" and "artillery" in weapons:
+        raise _fail(name, "weapons", "only kind = 'artillery' may have the weapon 'artillery'")
+    leader = raw.get("leader")
+    if leader is not None and (not isinstance(leader, str) or not leader.strip()):
+        raise _fail(name, "leader", f"{leader!r} must be a name")
+    traits_raw = raw.get("traits", {})
+    if not isinstance(traits_raw, dict):
+        raise _fail(name, "traits", "must be a table")
+    for key in traits_raw:
+        if key not in UNIT_TRAITS:
+            raise _fail(
+                name, f"traits.{key}", f"unknown trait; traits are {', '.join(UNIT_TRAITS)}"
+            )
+    quality = traits_raw.get("quality", "regular")
+    if quality not in tables.QUALITIES:
+        raise _fail(
+            name, "traits.quality", f"{quality!r} is not allowed; use {', '.join(tables.QUALITIES)}"
+        )
+    for flag in ("shock", "superior_firepower", "engineers"):
+        if flag in traits_raw and not isinstance(traits_raw[flag], bool):
+            raise _fail(name, f"traits.{flag}", f"{traits_raw[flag]!r} must be true or false")
+    ranks = traits_raw.get("ranks", 1)
+    if ranks not in (1, 2) or isinstance(ranks, bool):
+        raise _fail(name, "traits.ranks", f"{ranks!r} is not allowed; use 1 or 2")
+    return Unit(
+        name=name,
+        side=side,
+        kind=kind,
+        figures=figures,
+        weapons=tuple(weapons),
+        leader=leader if isinstance(leader, str) else None,
+        chip=None,
+        traits=dict(traits_raw),
+    )
+
+
+def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    system = raw.get("system")
+    if system != SYSTEM:
+        raise ScenarioError(f"system must be {SYSTEM!r}, got {system!r}")
+    title = _string(raw, "title", "scenario")
+    sides_raw = raw.get("sides")
+    if (
+        not isinstance(sides_raw, list)
+        or len(sides_raw) != 2
+        or not all(isinstance(s, str) and s for s in sides_raw)
+        or sides_raw[0] == sides_raw[1]
+    ):
+        raise ScenarioError(f"sides must be a list of two different names, got {sides_raw!r}")
+    sides = tuple(str(s) for s in sides_raw)
+    units_raw = raw.get("units")
+    if not isinstance(units_raw, list) or not units_raw:
+        raise ScenarioError("units must be a non-empty list of [[units]] tables")
+    units = tuple(_unit(u, sides, i) for i, u in enumerate(units_raw))
+    names = [u.name for u in units]
+    for n in names:
+        if names.count(n) > 1:
+            raise _fail(n, "name", "two units have this name; names must be unique")
+    for side in sides:
+        if not any(u.side == side for u in units):
+            raise ScenarioError(f"side {side!r} has no units")
+    options_raw = raw.get("options", {})
+    if not isinstance(options_raw, dict):
+        raise ScenarioError("[options] must be a table")
+    read_options(options_raw)
+    setup_raw = raw.get("setup", {})
+    if not isinstance(setup_raw, dict):
+        raise ScenarioError("[setup] must be a table")
+    read_setup(setup_raw)
+    notes = raw.get("notes", "")
+    return Scenario(
+        system=SYSTEM,
+        title=title,
+        sides=sides,
+        units=units,
+        options=dict(options_raw),
+        setup=dict(setup_raw),
+        notes=notes if isinstance(notes, str) else "",
+    )
+
+
+@dataclass(frozen=True)
+class Setup:
+    turn_limit: int
+    engineering: bool  # units may do engineering work
+    demolition_target: str  # "" when there is nothing to blow up
+    demolition_points: int
+
+
+SETUP_KEYS = ("turn_limit", "engineering", "demolition_target", "demolition_points")
+
+
+def read_setup(raw: Mapping[str, ScenarioValue]) -> Setup:
+    for key in raw:
+        if key not in SETUP_KEYS:
+            raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(SETUP_KEYS)}")
+    limit = raw.get("turn_limit")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 50:
+        raise ScenarioError(f"[setup] turn_limit must be a whole number 1..50, got {limit!r}")
+    engineering = raw.get("engineering", False)
+    if not isinstance(engineering, bool):
+        raise ScenarioError(f"[setup] engineering must be true or false, got {engineering!r}")
+    target = raw.get("demolition_target", "")
+    if not isinstance(target, str) or (target and target not in DEMOLITION_TARGETS):
+        raise ScenarioError(
+            f"[setup] demolition_target {target!r} is not allowed; "
+            f"use {', '.join(DEMOLITION_TARGETS)}"
+        )
+    points = raw.get("demolition_points", 6)
+    if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= 240:
+        raise ScenarioError(f"[setup] demolition_points must be 1..240, got {points!r}")
+    if target and target != "scenario" and "demolition_points" in raw:
+        raise ScenarioError("[setup] demolition_points is only for demolition_target = 'scenario'")
+    return Setup(limit, engineering, target, points)

@@ -1,0 +1,286 @@
+"""Rolls between and around the attacks: relief day, relief arrival, command points,
+ammunition, the day of the next attack, and the Arab resolve check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    check_dice,
+)
+from companion.rules.tenir_le_fort import tables as t
+from companion.rules.tenir_le_fort.dicemath import D6, odds_of, sum_2d6
+
+
+def _d6(reason: str, label: str, meaning: str, *, secret: bool = False, n: int = 1) -> RollRequest:
+    return RollRequest(reason, (DiceGroup(DieKind.D6, n, label, meaning),), secret=secret)
+
+
+def _one_die_action(
+    name: str,
+    title: str,
+    help_text: str,
+    params: tuple[Param, ...],
+    request: Callable[[Params], RollRequest],
+    judge: Callable[[Params, int], tuple[int, frozenset[str], tuple[str, ...]]],
+    label: str,
+    examples: tuple[Params, ...],
+) -> Action:
+    """An action rolled with one d6 whose result depends only on that face."""
+
+    def resolve(p: Params, dice: Sequence[int]) -> Outcome:
+        check_dice(request(p), dice)
+        value, effects, lines = judge(p, dice[0])
+        return Outcome(value, label, effects, lines)
+
+    def odds(p: Params) -> Odds:
+        return odds_of(label, [(Fraction(1, 6), *judge(p, f)[:2]) for f in D6])
+
+    return Action(name, title, help_text, params, request, resolve, odds, examples)
+
+
+# ------------------------------------------------------------ reinforcements
+
+
+def reinforcement_day_request() -> RollRequest:
+    return _d6("referee's secret roll: the day the relief column arrives", "relief day",
+               "1: day 5, 2-3: day 4, 4-5: day 3, 6: day 2", secret=True)
+
+
+def _judge_day(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    day = t.reinforcement_day(die)
+    return day, frozenset(), (f"{die}: the relief column arrives on day {day}",)
+
+
+REINFORCEMENT_DAY = _one_die_action(
+    "reinforcement-day",
+    "FFL reinforcement day (secret)",
+    "The referee rolls 1d6 in secret before the game: 1 day 5, 2-3 day 4, 4-5 day 3, 6 day 2.",
+    (),
+    lambda p: reinforcement_day_request(),
+    _judge_day,
+    "day",
+    ({},),
+)
+
+
+def reinforcement_arrival_request() -> RollRequest:
+    return _d6("relief column due today: does it arrive now?", "relief", "5-6: it arrives")
+
+
+def _judge_arrival(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    if die in t.REINFORCEMENT_ARRIVES_ON:
+        return 1, frozenset({"arrived"}), (f"{die}: the relief column marches onto the table",)
+    return 0, frozenset(), (f"{die}: not yet",)
+
+
+REINFORCEMENT_ARRIVAL = _one_die_action(
+    "reinforcement-arrival",
+    "FFL reinforcements arriving during the attack",
+    "On the day the relief is due, roll 1d6 on each FFL leader activation: 5-6 it arrives.",
+    (),
+    lambda p: reinforcement_arrival_request(),
+    _judge_arrival,
+    "arrived",
+    ({},),
+)
+
+# ------------------------------------------------------------ command points
+
+
+def command_points_request(p: Params) -> RollRequest:
+    halved = " (halved: leader lost)" if bool(p["halved"]) else ""
+    return _d6(f"{p['side']} command points{halved}", str(p["side"]), "points" + halved)
+
+
+def _judge_cp(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    if bool(p["halved"]):
+        got = die // 2
+        return got, frozenset(), (f"{die} halved (fractions dropped): {got} points",)
+    return die, frozenset(), (f"{die} command points",)
+
+
+COMMAND_POINTS = _one_die_action(
+    "command-points",
+    "Command points",
+    "Each side with a command figure rolls 1d6 of command points; halved if the Arabs lost a "
+    "mounted leader or the FFL the Captain. Unspent points carry over.",
+    (
+        Param("side", ParamKind.CHOICE, "which side", "FFL", choices=("FFL", "Arab")),
+        Param("halved", ParamKind.BOOL, "a mounted leader / the Captain is lost", False),
+    ),
+    command_points_request,
+    _judge_cp,
+    "points",
+    ({}, {"side": "Arab", "halved": True}),
+)
+
+# ------------------------------------------------------------ ammunition
+
+
+def ammunition_request(p: Params) -> RollRequest:
+    return RollRequest(
+        "FFL ammunition after the attack",
+        (DiceGroup(DieKind.D6, 2, "ammunition",
+                   "2-7 fine, 8-10 half fire, 11 per option, 12 third fire and no MG/gun ammo"),),
+    )
+
+
+def _ammo_judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    modified = total + int(p["modifier"])
+    row = t.ammunition(modified, eleven=str(p["eleven"]))
+    effects: set[str] = set()
+    if row.level != "normal":
+        effects.add("low_ammo")
+    if not row.heavy_weapons:
+        effects.add("no_heavy_ammo")
+    text = {"normal": "no problems", "half": "low ammo: fire at half",
+            "third": "low ammo: fire at a third, no MG or artillery ammo"}[row.level]
+    mod = f"{int(p['modifier']):+d} = {modified}" if int(p["modifier"]) else ""
+    return t.AMMO_DIVISOR[row.level], frozenset(effects), (f"{total}{mod}: {text}",)
+
+
+def _ammo_resolve(p: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(ammunition_request(p), dice)
+    value, effects, lines = _ammo_judge(p, sum(dice))
+    return Outcome(value, "fire divisor", effects, lines)
+
+
+def _ammo_odds(p: Params) -> Odds:
+    return odds_of("fire divisor", [(pr, *_ammo_judge(p, v)[:2]) for v, pr in sum_2d6().items()])
+
+
+AMMUNITION = Action(
+    "ammunition",
+    "FFL ammunition check",
+    "After an attack, unless the supply column got through, roll 2d6: 2-7 no problem, 8-10 "
+    "fire at half, 12 fire at a third with no Maxim or artillery ammunition.",
+    (
+        Param("modifier", ParamKind.INT, "modifiers the referee applies", 0, minimum=-3,
+              maximum=3),
+        Param("eleven", ParamKind.CHOICE, "reading of the missing 11 row", "half",
+              choices=("half", "third")),
+    ),
+    ammunition_request,
+    _ammo_resolve,
+    _ammo_odds,
+    ({}, {"eleven": "third", "modifier": 1}),
+)
+
+# ------------------------------------------------------------ next attack
+
+
+def next_attack_request(p: Params) -> RollRequest:
+    meaning = "days until the next attack" if str(p["rule"]) == "d6" else "half, rounded up: days"
+    return _d6("Arab player: when can the next attack begin?", "days", meaning)
+
+
+def _judge_next(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    days = die if str(p["rule"]) == "d6" else (die + 1) // 2
+    return days, frozenset(), (f"{die}: the next attack comes {days} day(s) later",)
+
+
+NEXT_ATTACK = _one_die_action(
+    "next-attack-day",
+    "Days until the second attack",
+    "The seed has the Arabs roll for when the next attack begins but gives no chart; the box "
+    "reads 1d6 halved rounded up (1-3 days), or the whole d6 by option.",
+    (Param("rule", ParamKind.CHOICE, "option next_attack_roll", "half_d6",
+           choices=("half_d6", "d6")),),
+    next_attack_request,
+    _judge_next,
+    "days",
+    ({}, {"rule": "d6"}),
+)
+
+# ------------------------------------------------------------ Arab resolve
+
+
+def _resolve_need(p: Params) -> int | None:
+    return t.resolve_needed(int(p["casualties"]), first_band_from=int(str(p["first_band"])))
+
+
+def _resolve_mod(p: Params) -> int:
+    return (
+        (t.RESOLVE_MOD_INSIDE_FORT if bool(p["inside_fort"]) else 0)
+        + (t.RESOLVE_MOD_OASIS if bool(p["oasis"]) else 0)
+        + t.RESOLVE_MOD_PER_COMMAND_POINT * int(p["command_points"])
+    )
+
+
+def resolve_request(p: Params) -> RollRequest:
+    need = _resolve_need(p)
+    if need is None:
+        return RollRequest(f"{p['casualties']} Arab casualties: no resolve check", ())
+    mod = _resolve_mod(p)
+    return _d6(f"Arab resolve after {p['casualties']} casualties", "resolve",
+               f"d6 {mod:+d}: {need}+ stays, less falls back")
+
+
+def _judge_resolve(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    need = _resolve_need(p)
+    assert need is not None
+    mod = _resolve_mod(p)
+    total = die + mod
+    if total >= need:
+        return total, frozenset(), (f"{die}{mod:+d} = {total}, needs {need}: the attack goes on",)
+    return total, frozenset({"resolve_failed"}), (
+        f"{die}{mod:+d} = {total}, needs {need}: the Arabs fall back",
+    )
+
+
+def _resolve_resolve(p: Params, dice: Sequence[int]) -> Outcome:
+    request = resolve_request(p)
+    check_dice(request, dice)
+    if not request.groups:
+        return Outcome(0, "resolve total", frozenset(), (request.reason,))
+    value, effects, lines = _judge_resolve(p, dice[0])
+    return Outcome(value, "resolve total", effects, lines)
+
+
+def _resolve_odds(p: Params) -> Odds:
+    if _resolve_need(p) is None:
+        return Odds("resolve total", {0: Fraction(1)})
+    return odds_of("resolve total", [(Fraction(1, 6), *_judge_resolve(p, f)[:2]) for f in D6])
+
+
+ARAB_RESOLVE = Action(
+    "arab-resolve",
+    "Arab resolve",
+    "At the end of a turn with 25+ Arab casualties this attack, roll 1d6 +1 inside the fort, "
+    "+1 holding the oasis, +1 per command point: below the chart's number the Arabs fall back.",
+    (
+        Param("casualties", ParamKind.INT, "Arab figures lost this attack", 30, minimum=0,
+              maximum=500),
+        Param("inside_fort", ParamKind.BOOL, "Arab figures are inside the fort (+1)", False),
+        Param("oasis", ParamKind.BOOL, "the Arabs control the oasis (+1)", False),
+        Param("command_points", ParamKind.INT, "command points spent (+1 each)", 0, minimum=0,
+              maximum=12),
+        Param("first_band", ParamKind.CHOICE, "option resolve_threshold: check from", "25",
+              choices=("25", "26")),
+    ),
+    resolve_request,
+    _resolve_resolve,
+    _resolve_odds,
+    (
+        {"casualties": 30},
+        {"casualties": 55, "inside_fort": True, "command_points": 1},
+        {"casualties": 75, "oasis": True},
+    ),
+)
+
+ACTIONS: tuple[Action, ...] = (
+    REINFORCEMENT_DAY, REINFORCEMENT_ARRIVAL, COMMAND_POINTS, AMMUNITION, NEXT_ATTACK,
+    ARAB_RESOLVE,
+)

@@ -1,0 +1,89 @@
+"""Dynamite: mines on a plunger and bundles thrown like grenades within 6 inches.
+
+2d6: 2 goes off early (the thrower or sapper and everyone within 1 inch die),
+12 is a dud, anything else is that many hits on the unit or points of damage
+on the gate (7 breaks it). An odd result against a unit with a ladder breaks
+the ladder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    check_dice,
+)
+from companion.rules.tenir_le_fort import tables as t
+from companion.rules.tenir_le_fort.dicemath import odds_of, sum_2d6
+
+
+def dynamite_request(p: Params) -> RollRequest:
+    target = "the gate" if str(p["target"]) == "gate" else "a unit"
+    return RollRequest(
+        f"dynamite {p['use']} against {target}",
+        (DiceGroup(DieKind.D6, 2, "dynamite", "sum: hits; 2 goes off early, 12 is a dud"),),
+    )
+
+
+def judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    gate = str(p["target"]) == "gate"
+    if total == t.DYNAMITE_PREMATURE:
+        who = "the sapper" if str(p["use"]) == "mine" else "the thrower"
+        return 0, frozenset({"premature", "killed"}), (
+            f"2: it goes off early, killing {who} and every figure within 1 inch",
+        )
+    if total == t.DYNAMITE_DUD:
+        return 0, frozenset({"dud"}), ("12: a dud",)
+    effects: set[str] = set()
+    lines = [f"{total}: {total} {'points of damage to the gate' if gate else 'hits'}"]
+    if gate:
+        done = int(p["gate_damage"]) + total
+        if done >= t.GATE_HITS:
+            effects.add("gate_destroyed")
+            lines.append(f"{done} damage: the gate is destroyed")
+    elif bool(p["ladder"]) and total % 2 == 1:
+        effects.add("ladder_destroyed")
+        lines.append("odd result: the ladder is destroyed")
+    return total, frozenset(effects), tuple(lines)
+
+
+def _resolve(p: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(dynamite_request(p), dice)
+    value, effects, lines = judge(p, sum(dice))
+    return Outcome(value, "hits", effects, lines)
+
+
+def _odds(p: Params) -> Odds:
+    return odds_of("hits", [(pr, *judge(p, v)[:2]) for v, pr in sum_2d6().items()])
+
+
+DYNAMITE = Action(
+    name="dynamite",
+    title="Dynamite (mine or thrown bundle)",
+    help="2d6: 2 premature (kills the thrower/sapper and all within 1 inch), 12 dud, otherwise "
+    "that many hits or points of gate damage (7 destroys the gate); odd breaks a ladder.",
+    params=(
+        Param("use", ParamKind.CHOICE, "a mine on a plunger or a thrown bundle", "thrown",
+              choices=("thrown", "mine")),
+        Param("target", ParamKind.CHOICE, "a unit or the fort gate", "unit",
+              choices=("unit", "gate")),
+        Param("ladder", ParamKind.BOOL, "the target unit carries a ladder", False),
+        Param("gate_damage", ParamKind.INT, "damage the gate already has", 0, minimum=0,
+              maximum=t.GATE_HITS - 1),
+    ),
+    request=dynamite_request,
+    resolve=_resolve,
+    odds=_odds,
+    examples=({}, {"ladder": True}, {"target": "gate", "gate_damage": 3, "use": "mine"}),
+)
+
+ACTIONS: tuple[Action, ...] = (DYNAMITE,)

@@ -1,0 +1,615 @@
+"""Fire combat: rifles, pistols, officers' dice, cover, pins, the Maxim and the gun.
+
+Each volley is one roll of d6 in groups (riflemen, wounded riflemen, pistols)
+and gives hits before saves. Heavy cover saves are a follow-up roll (one die
+per hit, 4-6 saves). The Maxim and the gun roll again for every 6 (a follow-up
+of that many dice); the Maxim jams on three or more 1s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    RulesError,
+    check_dice,
+)
+from companion.rules.tenir_le_fort import tables as t
+from companion.rules.tenir_le_fort.dicemath import fold_pool, odds_of, sum_2d6
+
+COVERS = ("none", "light", "heavy")
+
+# ------------------------------------------------------------------ volleys
+
+
+@dataclass(frozen=True)
+class FireGroup:
+    label: str
+    count: int
+    hit_faces: frozenset[int]
+
+    def meaning(self) -> str:
+        faces = sorted(self.hit_faces)
+        text = f"{faces[0]}-{faces[-1]}" if len(faces) > 1 else str(faces[0])
+        return f"{text} hits"
+
+
+@dataclass(frozen=True)
+class Volley:
+    """A resolved firing situation: the dice groups and what the dice can do."""
+
+    reason: str
+    groups: tuple[FireGroup, ...]
+    can_pin: bool  # target in the open and pinnable
+    firer_pinned: bool
+    heavy_cover: bool  # hits are saved on 4-6
+    notes: tuple[str, ...] = ()
+
+    @property
+    def dice(self) -> int:
+        return sum(g.count for g in self.groups)
+
+    def request(self) -> RollRequest:
+        extra = []
+        if self.can_pin:
+            extra.append("two 6s pin")
+        if self.firer_pinned:
+            extra.append("a 5-6 recovers from pin")
+        tail = ("; " + "; ".join(extra)) if extra else ""
+        return RollRequest(
+            self.reason,
+            tuple(
+                DiceGroup(DieKind.D6, g.count, g.label, g.meaning() + tail)
+                for g in self.groups
+                if g.count
+            ),
+        )
+
+    def effects_of(self, hits: int, sixes: int, any56: bool) -> frozenset[str]:
+        effects: set[str] = set()
+        if self.can_pin and sixes >= t.PIN_SIXES:
+            effects.add("pinned")
+        if self.firer_pinned and any56:
+            effects.add("recovered")
+        return frozenset(effects)
+
+    def resolve(self, dice: Sequence[int]) -> Outcome:
+        request = self.request()
+        check_dice(request, dice)
+        hits = 0
+        lines = list(self.notes)
+        at = 0
+        for g in self.groups:
+            if not g.count:
+                continue
+            part = dice[at : at + g.count]
+            at += g.count
+            got = sum(1 for d in part if d in g.hit_faces)
+            hits += got
+            lines.append(f"{g.label}: {', '.join(map(str, part))} -> {got} hits ({g.meaning()})")
+        sixes = sum(1 for d in dice if d == 6)
+        any56 = any(d in t.RECOVER_FACES for d in dice)
+        effects = self.effects_of(hits, sixes, any56)
+        if "pinned" in effects:
+            lines.append(f"{sixes} sixes at a unit in the open: target pinned")
+        if "recovered" in effects:
+            lines.append("a 5 or 6 shows: the firers recover from pin")
+        follow = save_request(hits) if self.heavy_cover and hits else None
+        if follow:
+            lines.append(f"heavy cover: roll {hits}d6 to save, 4-6 saves")
+        return Outcome(hits, "hits", effects, tuple(lines), follow_up=follow)
+
+    def odds(self) -> Odds:
+        steps: list[tuple[int, Callable[[tuple[int, int, bool], int], tuple[int, int, bool]]]] = []
+        for g in self.groups:
+            faces = g.hit_faces
+
+            def step(s: tuple[int, int, bool], f: int, faces: frozenset[int] = faces) -> tuple[
+                int, int, bool
+            ]:
+                return (
+                    s[0] + (f in faces),
+                    min(t.PIN_SIXES, s[1] + (f == 6)),
+                    s[2] or f in t.RECOVER_FACES,
+                )
+
+            steps.append((g.count, step))
+        dist = fold_pool((0, 0, False), steps)
+        return odds_of(
+            "hits", ((p, s[0], self.effects_of(s[0], s[1], s[2])) for s, p in dist.items())
+        )
+
+
+def reduce(count: int, *, pinned: bool, divisor: int) -> int:
+    """Dice after halving for pin and dividing for low ammunition (fractions dropped)."""
+    if pinned:
+        count //= 2
+    return count // divisor
+
+
+def to_hit(side: str, cover: str) -> frozenset[int]:
+    if cover == "none":
+        return t.TO_HIT_OPEN_FFL if side == "FFL" else t.TO_HIT_OPEN_ARAB
+    return t.TO_HIT_COVER
+
+
+def arab_volley(p: Params) -> Volley:
+    figures = int(p["figures"])
+    cover = str(p["cover"])
+    pinned = bool(p["pinned"])
+    front = min(figures, t.ARAB_FRONT_ROW)
+    rifles = reduce(front, pinned=pinned, divisor=1)
+    pistols = reduce(t.PISTOL_SHOTS * int(p["pistols"]), pinned=pinned, divisor=1)
+    notes = [f"front row of {front} fires" + (", halved: pinned" if pinned else "")]
+    hit = to_hit("Arab", cover)
+    return Volley(
+        reason=f"Arab fire at a target {'in the open' if cover == 'none' else cover + ' cover'}",
+        groups=(FireGroup("Arab rifles", rifles, hit), FireGroup("pistols", pistols, hit)),
+        can_pin=cover == "none" and not bool(p["target_unpinnable"]),
+        firer_pinned=pinned,
+        heavy_cover=cover == "heavy",
+        notes=tuple(notes),
+    )
+
+
+def ffl_volley(p: Params) -> Volley:
+    riflemen = int(p["riflemen"])
+    wounded = int(p["wounded"])
+    if wounded > riflemen:
+        raise RulesError(f"wounded={wounded} is more than riflemen={riflemen}")
+    moving = str(p["mode"]) == "moving"
+    cover = str(p["cover"])
+    if bool(p["from_tower"]) and cover == "light":
+        cover = "none"
+    pinned = bool(p["pinned"])
+    divisor = t.AMMO_DIVISOR[str(p["ammo"])]
+    notes: list[str] = []
+    if bool(p["from_tower"]) and str(p["cover"]) == "light":
+        notes.append("from the tower dunes and rooftops give no cover")
+    if moving:
+        total = riflemen // 2
+        wounded_dice = min(wounded // 2, total)
+        healthy_dice = total - wounded_dice
+        notes.append(f"moving: 1d6 per 2 riflemen = {total}")
+    else:
+        officer = (t.SERGEANT_FIRE_DICE if bool(p["sergeant"]) else 0) + (
+            t.CAPTAIN_FIRE_DICE if bool(p["officer"]) else 0
+        )
+        healthy_dice = riflemen - wounded + officer
+        wounded_dice = wounded
+        if officer:
+            notes.append(f"officers add {officer}d6")
+    full = healthy_dice + wounded_dice
+    kept = reduce(full, pinned=pinned, divisor=divisor)
+    if kept != full:
+        why = [w for w, on in (("pinned", pinned), (f"ammo {p['ammo']}", divisor > 1)) if on]
+        notes.append(f"{full} dice cut to {kept} ({', '.join(why)})")
+    healthy_kept = min(healthy_dice, kept)
+    wounded_kept = kept - healthy_kept
+    pistols = reduce(t.PISTOL_SHOTS * int(p["pistols"]), pinned=pinned, divisor=divisor)
+    hit = to_hit("FFL", cover)
+    return Volley(
+        reason=f"FFL fire at a target {'in the open' if cover == 'none' else cover + ' cover'}",
+        groups=(
+            FireGroup("FFL rifles", healthy_kept, hit),
+            FireGroup("wounded riflemen", wounded_kept, t.TO_HIT_WOUNDED),
+            FireGroup("pistols", pistols, hit),
+        ),
+        can_pin=cover == "none" and not bool(p["target_unpinnable"]),
+        firer_pinned=pinned,
+        heavy_cover=cover == "heavy",
+        notes=tuple(notes),
+    )
+
+
+COVER = Param("cover", ParamKind.CHOICE, "the target's cover", "none", choices=COVERS)
+PINNED = Param("pinned", ParamKind.BOOL, "the firers are pinned (half dice)", False)
+UNPINNABLE = Param(
+    "target_unpinnable", ParamKind.BOOL, "the target has a mounted leader (cannot be pinned)", False
+)
+AMMO = Param(
+    "ammo", ParamKind.CHOICE, "FFL ammunition level", "normal", choices=("normal", "half", "third")
+)
+
+
+def _volley_action(
+    name: str, title: str, help_text: str, params: tuple[Param, ...],
+    build: Callable[[Params], Volley], examples: tuple[Params, ...],
+) -> Action:
+    return Action(
+        name=name,
+        title=title,
+        help=help_text,
+        params=params,
+        request=lambda p: build(p).request(),
+        resolve=lambda p, dice: build(p).resolve(dice),
+        odds=lambda p: build(p).odds(),
+        examples=examples,
+    )
+
+
+ARAB_FIRE = _volley_action(
+    "arab-fire",
+    "Arab fire",
+    "A stationary Arab unit rolls 1d6 per figure in its front row of six: 5-6 hits in the "
+    "open, 6 in cover; two 6s pin a unit in the open; pinned firers roll half.",
+    (
+        Param("figures", ParamKind.INT, "figures in the unit", 12, minimum=1, maximum=60),
+        COVER,
+        PINNED,
+        Param("pistols", ParamKind.INT, "pistol-armed figures within 6 inches", 0, minimum=0, maximum=10),
+        UNPINNABLE,
+    ),
+    arab_volley,
+    (
+        {"figures": 12, "cover": "none"},
+        {"figures": 5, "cover": "heavy"},
+        {"figures": 10, "cover": "light", "pinned": True},
+    ),
+)
+
+FFL_FIRE = _volley_action(
+    "ffl-fire",
+    "FFL fire",
+    "Stationary legionnaires roll 1d6 per rifleman (sergeant +1d6, captain +2d6), moving or "
+    "counter-charging ones 1d6 per two; 4-6 hits in the open, 6 in cover; wounded hit on 6.",
+    (
+        Param("riflemen", ParamKind.INT, "riflemen firing", 6, minimum=0, maximum=40),
+        Param("wounded", ParamKind.INT, "of them wounded (hit on 6)", 0, minimum=0, maximum=40),
+        Param("mode", ParamKind.CHOICE, "stationary or moving", "stationary",
+              choices=("stationary", "moving")),
+        Param("sergeant", ParamKind.BOOL, "a sergeant is attached (+1d6 stationary)", False),
+        Param("officer", ParamKind.BOOL, "the captain or lieutenant is attached (+2d6)", False),
+        Param("pistols", ParamKind.INT, "pistol-armed figures within 6 inches", 0, minimum=0, maximum=6),
+        COVER,
+        PINNED,
+        AMMO,
+        Param("from_tower", ParamKind.BOOL, "firing from the tower (dunes give no cover)", False),
+        UNPINNABLE,
+    ),
+    ffl_volley,
+    (
+        {"riflemen": 3, "sergeant": True, "cover": "none"},
+        {"riflemen": 4, "wounded": 1, "cover": "light", "pinned": True},
+        {"riflemen": 6, "mode": "moving", "pistols": 1, "cover": "heavy"},
+        {"riflemen": 5, "ammo": "half", "cover": "none", "target_unpinnable": True},
+    ),
+)
+
+# ------------------------------------------------------------------ saves
+
+
+def save_request(hits: int) -> RollRequest:
+    return RollRequest(
+        "heavy cover saves",
+        (DiceGroup(DieKind.D6, hits, "save", "4-6 saves the figure"),),
+    )
+
+
+def _save_resolve(p: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(save_request(int(p["hits"])), dice)
+    saved = sum(1 for d in dice if d in t.HEAVY_COVER_SAVE)
+    lost = len(dice) - saved
+    return Outcome(
+        lost,
+        "casualties",
+        frozenset({"killed"}) if lost else frozenset(),
+        (f"saves {', '.join(map(str, dice))}: {saved} saved, {lost} casualties",),
+    )
+
+
+def _save_odds(p: Params) -> Odds:
+    n = int(p["hits"])
+    dist = fold_pool(0, [(n, lambda s, f: s + (f not in t.HEAVY_COVER_SAVE))])
+    return odds_of(
+        "casualties", ((pr, v, frozenset({"killed"}) if v else frozenset()) for v, pr in dist.items())
+    )
+
+
+HEAVY_COVER_SAVE = Action(
+    name="heavy-cover-save",
+    title="Heavy cover saves",
+    help="Each hit on a target in heavy cover (rocks, buildings) is saved on 4-6.",
+    params=(Param("hits", ParamKind.INT, "hits to save", 3, minimum=1, maximum=40),),
+    request=lambda p: save_request(int(p["hits"])),
+    resolve=_save_resolve,
+    odds=_save_odds,
+    examples=({"hits": 1}, {"hits": 4}),
+)
+
+# ------------------------------------------------------------------ heavy weapons
+
+
+@dataclass(frozen=True)
+class GunShot:
+    side: str
+    gun: str  # "maxim" or "artillery"
+    dice: int
+    hit_faces: frozenset[int]
+    jammed: bool  # this is the clearing roll of a jammed Maxim
+    clear_fires: bool  # a clearing roll that clears also scores its hits
+    bonus: bool  # rolling again for 6s: no jam, no pin
+    can_pin: bool
+    heavy_cover: bool
+    notes: tuple[str, ...] = ()
+
+    def request(self) -> RollRequest:
+        if self.bonus:
+            reason = f"{self.gun} rolls again for 6s"
+        elif self.jammed:
+            reason = "jammed Maxim: clearing roll"
+        else:
+            reason = f"{self.side} {self.gun} fire"
+        faces = sorted(self.hit_faces)
+        meaning = f"{faces[0]}-{faces[-1]} hits; 6s roll again"
+        if self.gun == "maxim" and not self.bonus:
+            meaning += "; three 1s jam" if not self.jammed else "; 5-6 clears, three 1s break"
+        return RollRequest(
+            reason, (DiceGroup(DieKind.D6, self.dice, self.gun, meaning),) if self.dice else ()
+        )
+
+    def evaluate(
+        self, hits: int, sixes: int, ones: int, any56: bool
+    ) -> tuple[int, frozenset[str], bool]:
+        """(hits that count, effects, whether the roll scores and so rolls again for 6s)."""
+        effects: set[str] = set()
+        scores = True
+        if self.gun == "maxim" and not self.bonus:
+            if self.jammed:
+                if ones >= t.JAM_ONES:
+                    effects.add("broken")
+                    scores = False
+                elif any56:
+                    effects.add("cleared")
+                    scores = self.clear_fires
+                else:
+                    effects.add("jammed")
+                    scores = False
+            elif ones >= t.JAM_ONES:
+                effects.add("jammed")
+        if not scores:
+            return 0, frozenset(effects), False
+        if self.can_pin and sixes >= t.PIN_SIXES:
+            effects.add("pinned")
+        return hits, frozenset(effects), True
+
+    def resolve(self, dice: Sequence[int]) -> Outcome:
+        request = self.request()
+        check_dice(request, dice)
+        raw_hits = sum(1 for d in dice if d in self.hit_faces)
+        sixes = sum(1 for d in dice if d == t.EXPLODE_FACE)
+        ones = sum(1 for d in dice if d == 1)
+        any56 = any(d in t.RECOVER_FACES for d in dice)
+        hits, effects, scoring = self.evaluate(raw_hits, sixes, ones, any56)
+        lines = list(self.notes)
+        if dice:
+            lines.append(f"{', '.join(map(str, dice))}: {raw_hits} hits")
+        if "broken" in effects:
+            lines.append("three 1s before the jam cleared: the Maxim is broken for good")
+        elif "cleared" in effects:
+            lines.append("a 5 or 6: the jam is cleared" + ("" if self.clear_fires else ", no hits"))
+        elif "jammed" in effects:
+            lines.append("three or more 1s: the Maxim is jammed" if not self.jammed
+                         else "no 5 or 6: still jammed")
+        if "pinned" in effects:
+            lines.append("two 6s at a unit in the open: target pinned")
+        follow = None
+        if scoring and sixes:
+            follow = GunShot(
+                self.side, self.gun, sixes, self.hit_faces, False, False, True, False, False
+            ).request()
+            lines.append(f"{sixes} sixes: roll {sixes} more dice")
+        if self.heavy_cover and hits:
+            lines.append("heavy cover: the hits will be saved on 4-6")
+        return Outcome(hits, "hits", effects, tuple(lines), follow_up=follow)
+
+    def odds(self) -> Odds:
+        def step(s: tuple[int, int, int, bool], f: int) -> tuple[int, int, int, bool]:
+            return (
+                s[0] + (f in self.hit_faces),
+                min(t.PIN_SIXES, s[1] + (f == 6)),
+                min(t.JAM_ONES, s[2] + (f == 1)),
+                s[3] or f in t.RECOVER_FACES,
+            )
+
+        dist = fold_pool((0, 0, 0, False), [(self.dice, step)])
+        return odds_of("hits", (
+            (p, *self.evaluate(s[0], s[1], s[2], s[3])[:2]) for s, p in dist.items()
+        ))
+
+
+def gun_dice(side: str, gun: str, crew: int, ammo: str) -> tuple[int, tuple[str, ...]]:
+    """Firing dice of a heavy weapon and the reasons it has fewer than full."""
+    full = t.HEAVY_WEAPON_DICE[(side, gun)]
+    notes = [f"{side} {gun}: {full}d6"]
+    if crew < 1:
+        return 0, (*notes, "no crew: cannot fire")
+    if ammo == "third":
+        return 0, (*notes, "no Maxim or artillery ammunition left")
+    dice = full
+    lost = t.FULL_CREW[gun] - crew
+    if lost * 2 >= t.FULL_CREW[gun]:
+        dice //= 2
+        notes.append(f"half the crew or more lost: {dice}d6")
+    if ammo == "half":
+        dice //= 2
+        notes.append(f"low ammunition: {dice}d6")
+    return dice, tuple(notes)
+
+
+def gun_shot(p: Params, gun: str) -> GunShot:
+    side = str(p["side"])
+    cover = str(p["cover"]) if gun == "maxim" else "none"
+    bonus = int(p["bonus_dice"])
+    pinnable = not bool(p["target_unpinnable"]) and str(p["cover"]) == "none"
+    hit = to_hit(side, cover) if gun == "maxim" else t.TO_HIT_ARTILLERY
+    if bonus:
+        return GunShot(side, gun, bonus, hit, False, False, True, False,
+                       cover == "heavy" and gun == "maxim")
+    if bool(p["too_close"]):
+        return GunShot(side, gun, 0, hit, False, False, False, False, False,
+                       (f"on the wall the {gun} cannot fire within {t.WALL_MIN_RANGE[gun]} inches",))
+    dice, notes = gun_dice(side, gun, int(p["crew"]), str(p["ammo"]))
+    jammed = gun == "maxim" and bool(p["jammed"])
+    return GunShot(
+        side, gun, dice, hit, jammed, bool(p.get("clear_fires", False)), False, pinnable,
+        gun == "maxim" and cover == "heavy", notes,
+    )
+
+
+def _gun_params(gun: str) -> tuple[Param, ...]:
+    common: tuple[Param, ...] = (
+        Param("side", ParamKind.CHOICE, "who mans the gun", "FFL", choices=("FFL", "Arab")),
+        Param("crew", ParamKind.INT, "crew left", t.FULL_CREW[gun], minimum=0,
+              maximum=t.FULL_CREW[gun]),
+        AMMO,
+        Param("bonus_dice", ParamKind.INT, "dice rolled again for 6s (0: the main roll)", 0,
+              minimum=0, maximum=40),
+        Param("too_close", ParamKind.BOOL,
+              f"on the wall, target within {t.WALL_MIN_RANGE[gun]} inches", False),
+        UNPINNABLE,
+    )
+    if gun == "maxim":
+        return (
+            COVER,
+            *common,
+            Param("jammed", ParamKind.BOOL, "the Maxim is jammed (clearing roll)", False),
+            Param("clear_fires", ParamKind.BOOL, "a clearing roll that clears also hits", False),
+        )
+    return (
+        Param("cover", ParamKind.CHOICE, "the target's cover (only pins care)", "none",
+              choices=COVERS),
+        *common,
+    )
+
+
+def _gun_action(gun: str, title: str, help_text: str, examples: tuple[Params, ...]) -> Action:
+    return Action(
+        name=f"{gun}-fire",
+        title=title,
+        help=help_text,
+        params=_gun_params(gun),
+        request=lambda p: gun_shot(p, gun).request(),
+        resolve=lambda p, dice: gun_shot(p, gun).resolve(dice),
+        odds=lambda p: gun_shot(p, gun).odds(),
+        examples=examples,
+    )
+
+
+MAXIM_FIRE = _gun_action(
+    "maxim",
+    "Maxim fire",
+    "8d6 for the FFL (4d6 if the Arabs crew it), hits as rifles, every 6 rolls again; three "
+    "1s jam it; a jammed gun clears on a 5-6 and breaks on three 1s; half dice with half the "
+    "crew lost; on the wall it cannot fire within 6 inches.",
+    (
+        {"cover": "none", "crew": 1, "ammo": "half"},
+        {"side": "Arab", "cover": "light"},
+        {"jammed": True, "crew": 1},
+        {"bonus_dice": 3, "cover": "heavy"},
+    ),
+)
+
+ARTILLERY_FIRE = _gun_action(
+    "artillery",
+    "Artillery fire",
+    "8d6 for the FFL (4d6 for the Arabs), 5-6 hits whatever the cover with no save, every 6 "
+    "rolls again; half dice with half the crew lost; on the wall it cannot fire within 12 inches.",
+    (
+        {"side": "Arab"},
+        {"crew": 2, "ammo": "half"},
+        {"bonus_dice": 2},
+    ),
+)
+
+# ------------------------------------------------------------------ leaders
+
+
+def _two_d6_request(reason: str, meaning: str, groups_label: str) -> RollRequest:
+    return RollRequest(reason, (DiceGroup(DieKind.D6, 2, groups_label, meaning),))
+
+
+def _needed(p: Params) -> int:
+    return min(t.SNIPE_FACES_2D6) - (1 if bool(p.get("hero", False)) else 0)
+
+
+def snipe_request(p: Params) -> RollRequest:
+    need = _needed(p)
+    return _two_d6_request("a rifleman aims at the leader", f"sum {need}-12 hits the leader",
+                           "sniper")
+
+
+def _snipe_resolve(p: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(snipe_request(p), dice)
+    total = sum(dice)
+    need = _needed(p)
+    if total >= need:
+        return Outcome(1, "leader hit", frozenset({"killed"}),
+                       (f"{total}: {need}-12 hits, the leader is down",))
+    return Outcome(0, "leader hit", frozenset(), (f"{total}: missed (needs {need}-12)",))
+
+
+def _snipe_odds(p: Params) -> Odds:
+    need = _needed(p)
+    hit = sum((pr for v, pr in sum_2d6().items() if v >= need), Fraction(0))
+    return Odds("leader hit", {0: 1 - hit, 1: hit}, {"killed": hit})
+
+
+SNIPE = Action(
+    name="snipe-leader",
+    title="Sniping a leader",
+    help="One rifleman per unit per activation may aim at a mounted Arab leader, the Captain "
+    "or the Lieutenant in sight: 2d6, 11-12 hits (a hero firing adds 1).",
+    params=(Param("hero", ParamKind.BOOL, "the rifleman is a hero (+1)", False),),
+    request=snipe_request,
+    resolve=_snipe_resolve,
+    odds=_snipe_odds,
+    examples=({}, {"hero": True}),
+)
+
+
+def leader_casualty_request() -> RollRequest:
+    return _two_d6_request("is the mounted leader among the casualties?",
+                           "sum 11-12: the leader is one of them", "leader check")
+
+
+def _leader_casualty_resolve(p: Params, dice: Sequence[int]) -> Outcome:
+    check_dice(leader_casualty_request(), dice)
+    total = sum(dice)
+    if total in t.SNIPE_FACES_2D6:
+        return Outcome(1, "leader lost", frozenset({"killed"}),
+                       (f"{total}: the mounted leader is among the casualties",))
+    return Outcome(0, "leader lost", frozenset(), (f"{total}: the leader is unharmed",))
+
+
+def _leader_casualty_odds(p: Params) -> Odds:
+    hit = sum((pr for v, pr in sum_2d6().items() if v in t.SNIPE_FACES_2D6), Fraction(0))
+    return Odds("leader lost", {0: 1 - hit, 1: hit}, {"killed": hit})
+
+
+LEADER_CASUALTY = Action(
+    name="leader-casualty",
+    title="Mounted leader among the casualties",
+    help="When a unit with a mounted leader takes casualties, 2d6 of 11-12 makes the leader "
+    "one of them.",
+    params=(),
+    request=lambda p: leader_casualty_request(),
+    resolve=_leader_casualty_resolve,
+    odds=_leader_casualty_odds,
+    examples=({},),
+)
+
+ACTIONS: tuple[Action, ...] = (
+    ARAB_FIRE, FFL_FIRE, HEAVY_COVER_SAVE, MAXIM_FIRE, ARTILLERY_FIRE, SNIPE, LEADER_CASUALTY,
+)

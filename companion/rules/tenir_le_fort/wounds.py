@@ -1,0 +1,164 @@
+"""Wounds: every hit on a legionnaire rolls on the Effect of Hits chart.
+
+One d6 per hit: 1 dead, 2-3 wounded, 4-6 no effect. A wounded figure wounded
+again is dead. The box reads the random figure as: deaths and wounds fall on
+unwounded figures while there are any, further wounds kill wounded figures. A
+hero (rolled as his own die when the players say he is among the hits)
+ignores a wound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    RulesError,
+    check_dice,
+)
+from companion.rules.tenir_le_fort import tables as t
+from companion.rules.tenir_le_fort.dicemath import fold_pool, odds_of
+
+
+@dataclass(frozen=True)
+class WoundResult:
+    killed: int  # figures removed, hero included
+    newly_wounded: int  # unwounded figures now wounded
+    hero_killed: bool
+    lines: tuple[str, ...]
+
+
+def apply_wounds(
+    figures: int, already_wounded: int, dead: int, wounded: int, hero: str | None
+) -> WoundResult:
+    """Apply `dead` and `wounded` results to a unit; `hero` is the hero's own result."""
+    healthy = figures - already_wounded - (1 if hero is not None else 0)
+    lines: list[str] = []
+    killed = 0
+    hero_killed = False
+    if hero == "dead":
+        killed += 1
+        hero_killed = True
+        lines.append("the hero is killed")
+    elif hero == "wounded":
+        lines.append("the hero ignores his wound")
+    dead_healthy = min(dead, healthy)
+    dead_wounded = min(dead - dead_healthy, already_wounded)
+    killed += dead_healthy + dead_wounded
+    healthy -= dead_healthy
+    still_wounded = already_wounded - dead_wounded
+    newly = min(wounded, healthy)
+    again = min(wounded - newly, still_wounded)
+    killed += again
+    if dead:
+        lines.append(f"{dead} dead")
+    if newly:
+        lines.append(f"{newly} wounded")
+    if again:
+        lines.append(f"{again} wounded again and dead")
+    return WoundResult(killed, newly, hero_killed, tuple(lines))
+
+
+@dataclass(frozen=True)
+class WoundCheck:
+    hits: int  # hits on ordinary figures
+    figures: int
+    already_wounded: int
+    hero_hit: bool
+
+    def __post_init__(self) -> None:
+        if self.already_wounded > self.figures:
+            raise RulesError(
+                f"already_wounded={self.already_wounded} is more than figures={self.figures}"
+            )
+        if self.hero_hit and self.figures < 1:
+            raise RulesError("a hero hit needs at least one figure")
+
+    def request(self) -> RollRequest:
+        meaning = "1 dead, 2-3 wounded, 4-6 no effect"
+        groups = [DiceGroup(DieKind.D6, self.hits, "wounds", meaning)] if self.hits else []
+        if self.hero_hit:
+            groups.append(DiceGroup(DieKind.D6, 1, "hero", "1 dead; a hero ignores wounds"))
+        return RollRequest(f"effect of {self.hits + self.hero_hit} hits on legionnaires",
+                           tuple(groups))
+
+    def evaluate(self, dead: int, wounded: int, hero: str | None) -> WoundResult:
+        return apply_wounds(self.figures, self.already_wounded, dead, wounded, hero)
+
+    @staticmethod
+    def effects_of(r: WoundResult) -> frozenset[str]:
+        effects = set()
+        if r.killed:
+            effects.add("killed")
+        if r.newly_wounded:
+            effects.add("wounded")
+        return frozenset(effects)
+
+    def resolve(self, dice: Sequence[int]) -> Outcome:
+        check_dice(self.request(), dice)
+        ordinary = dice[: self.hits]
+        hero = t.wound_result(dice[-1]) if self.hero_hit else None
+        results = [t.wound_result(d) for d in ordinary]
+        r = self.evaluate(results.count("dead"), results.count("wounded"),
+                          None if hero is None else ("dead" if hero == "dead" else
+                                                     "wounded" if hero == "wounded" else "none"))
+        lines = [f"{', '.join(map(str, dice))}:", *r.lines] if dice else ["no hits"]
+        return Outcome(r.killed, "killed", self.effects_of(r), tuple(lines))
+
+    def odds(self) -> Odds:
+        def step(s: tuple[int, int], f: int) -> tuple[int, int]:
+            res = t.wound_result(f)
+            return (s[0] + (res == "dead"), s[1] + (res == "wounded"))
+
+        dist = fold_pool((0, 0), [(self.hits, step)])
+        heroes: list[tuple[str | None, Fraction]] = [(None, Fraction(1))]
+        if self.hero_hit:
+            heroes = [("dead", Fraction(1, 6)), ("wounded", Fraction(2, 6)),
+                      ("none", Fraction(3, 6))]
+        out = []
+        for (dead, wounded), p in dist.items():
+            for hero, ph in heroes:
+                r = self.evaluate(dead, wounded, hero)
+                out.append((p * ph, r.killed, self.effects_of(r)))
+        return odds_of("killed", out)
+
+
+def check_from_params(p: Params) -> WoundCheck:
+    return WoundCheck(int(p["hits"]), int(p["figures"]), int(p["already_wounded"]),
+                      bool(p["hero_hit"]))
+
+
+WOUND_CHECK = Action(
+    name="wound-check",
+    title="Effect of hits on legionnaires",
+    help="One d6 per hit: 1 dead, 2-3 wounded, 4-6 no effect; wounded again is dead; a hero "
+    "ignores wounds.",
+    params=(
+        Param("hits", ParamKind.INT, "hits on ordinary figures", 2, minimum=0, maximum=40),
+        Param("figures", ParamKind.INT, "figures in the unit", 6, minimum=1, maximum=40),
+        Param("already_wounded", ParamKind.INT, "figures already wounded", 0, minimum=0,
+              maximum=40),
+        Param("hero_hit", ParamKind.BOOL, "the hero is one of the hits (rolls his own die)",
+              False),
+    ),
+    request=lambda p: check_from_params(p).request(),
+    resolve=lambda p, dice: check_from_params(p).resolve(dice),
+    odds=lambda p: check_from_params(p).odds(),
+    examples=(
+        {"hits": 2, "figures": 6},
+        {"hits": 3, "figures": 3, "already_wounded": 2},
+        {"hits": 1, "figures": 4, "hero_hit": True},
+    ),
+)
+
+ACTIONS: tuple[Action, ...] = (WOUND_CHECK,)

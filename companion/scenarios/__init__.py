@@ -1,0 +1,1 @@
+"""Example scenarios, one per system (package data)."""

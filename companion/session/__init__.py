@@ -1,0 +1,1 @@
+"""The session: the one owner of game state, rebuilt from the journal at start."""

@@ -1,0 +1,140 @@
+"""The journal: an append-only SQLite log of accepted events.
+
+WAL with synchronous=FULL: once `append` returns, the event survives a pulled
+plug, so the session appends *before* it shows or sounds anything. Each row
+carries a CRC32 of its payload so a damaged row is found rather than replayed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.errors import JournalError
+from companion.session.events import Event, decode, encode
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    event: Event
+    at: float  # wall-clock seconds, for the referee's record only (never replayed)
+
+
+def _crc(kind: str, payload: str) -> int:
+    return zlib.crc32(f"{kind}\n{payload}".encode())
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS events ("
+                " seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, payload TEXT NOT NULL,"
+                " crc INTEGER NOT NULL, at REAL NOT NULL)"
+            )
+            self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            self.db.execute(
+                "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+            )
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(
+                f"the journal {path} is damaged ({exc}); run 'companion journal salvage' "
+                "to copy every readable event to a fresh journal (the damaged file is kept)"
+            ) from None
+
+    def append(self, event: Event) -> int:
+        """Store the event durably and return its sequence number."""
+        kind, payload = encode(event)
+        try:
+            cursor = self.db.execute(
+                "INSERT INTO events (kind, payload, crc, at) VALUES (?, ?, ?, ?)",
+                (kind, payload, _crc(kind, payload), time.time()),
+            )
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"cannot write to the journal {self.path} ({exc})") from None
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def entries(self) -> list[Entry]:
+        """Every event in order; JournalError at the first damaged one."""
+        return list(self._entries(strict=True))
+
+    def _entries(self, strict: bool) -> Iterator[Entry]:
+        try:
+            rows = self.db.execute(
+                "SELECT seq, kind, payload, crc, at FROM events ORDER BY seq"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(
+                f"the journal {self.path} cannot be read ({exc}); run "
+                "'companion journal salvage' to recover what can be read"
+            ) from None
+        for seq, kind, payload, crc, at in rows:
+            if _crc(kind, payload) != crc:
+                if strict:
+                    raise JournalError(
+                        f"event {seq} of the journal {self.path} is damaged (checksum); "
+                        "run 'companion journal salvage'"
+                    )
+                continue
+            try:
+                yield Entry(seq, decode(kind, payload), at)
+            except JournalError:
+                if strict:
+                    raise
+                continue
+
+    def is_empty(self) -> bool:
+        row = self.db.execute("SELECT COUNT(*) FROM events").fetchone()
+        return bool(row[0] == 0)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def salvage(path: Path) -> tuple[Path, int, int]:
+    """Copy every readable event of a damaged journal into a fresh one.
+
+    The damaged file is renamed aside (never deleted). Rows are read straight
+    from the file's pages, so a journal cut short keeps every event that is
+    still on disk. Only the unbroken run from the first event is replayable, so
+    that is what the fresh journal gets; events found after a gap stay in the
+    kept damaged file. Returns the backup path, events kept, events left out.
+    """
+    from companion.session.salvage import scan_rows
+
+    backup = path.with_name(f"{path.name}.damaged-{int(time.time())}")
+    shutil.move(str(path), str(backup))
+    for suffix in ("-wal", "-shm"):
+        side = Path(str(path) + suffix)
+        if side.exists():
+            shutil.move(str(side), str(backup) + suffix)
+    found: dict[int, Event] = {}
+    for seq, kind, payload, crc in scan_rows(backup):
+        if _crc(kind, payload) != crc:
+            continue
+        try:
+            found[seq] = decode(kind, payload)
+        except JournalError:
+            continue
+    events: list[Event] = []
+    while len(events) + 1 in found:
+        events.append(found[len(events) + 1])
+    fresh = Journal(path)
+    for event in events:
+        fresh.append(event)
+    fresh.close()
+    return backup, len(events), len(found) - len(events)

@@ -1,0 +1,1 @@
+"""What the referee sees and hears: OLED screens and buzzer tunes."""

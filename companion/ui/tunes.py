@@ -1,0 +1,37 @@
+"""Short, distinct buzzer tunes, one per thing the table must notice.
+
+Each is under a second so it never delays the next draw; rising phrases are
+good news, falling ones bad, and the error is a low double buzz nobody mistakes.
+"""
+
+from __future__ import annotations
+
+from companion.ports.sounder import Note
+
+TUNES: dict[str, tuple[Note, ...]] = {
+    "chip": (("E5", 0.08), ("A5", 0.12)),
+    "dice": (("C5", 0.06), ("E5", 0.06), ("G5", 0.1)),
+    "pin": (("G4", 0.15), ("D4", 0.2)),
+    "jam": (("A4", 0.05), (None, 0.05), ("A4", 0.05), (None, 0.05), ("A4", 0.05)),
+    "berserk": (("C5", 0.06), ("E5", 0.06), ("G5", 0.06), ("C6", 0.2)),
+    "death": (("E4", 0.2), ("C4", 0.2), ("A3", 0.35)),
+    "resolve_failed": (("G4", 0.12), ("F4", 0.12), ("E4", 0.12), ("D4", 0.3)),
+    "turn_end": (("C5", 0.1), ("G4", 0.15)),
+    "game_over": (("C5", 0.15), ("E5", 0.15), ("G5", 0.15), ("C6", 0.4)),
+    "warning": (("A4", 0.1), (None, 0.06), ("A4", 0.1)),
+    "error": (("A3", 0.18), (None, 0.06), ("A3", 0.3)),
+    "secret": (("D5", 0.05),),
+}
+
+# Which tune wins when one input has several cues: the most important first.
+PRIORITY = (
+    "error", "game_over", "resolve_failed", "death", "berserk", "jam", "pin",
+    "turn_end", "warning", "chip", "dice", "secret",
+)
+
+
+def pick_tune(cues: frozenset[str] | set[str]) -> str | None:
+    for name in PRIORITY:
+        if name in cues:
+            return name
+    return None

@@ -1,0 +1,72 @@
+"""The shipped networks, run with OpenCV's dnn module (no PyTorch or ONNX Runtime needed).
+
+Files in ``companion/vision/models/`` are produced by ``tools/vision/train_models.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .types import VisionError
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    x = x - x.max(axis=1, keepdims=True)
+    e = np.exp(x)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _net(name: str) -> cv2.dnn.Net:
+    path = MODEL_DIR / name
+    if not path.is_file():
+        raise VisionError(
+            f"the dice model {path} is missing; reinstall companion or run "
+            "tools/vision/train_models.py (see docs/vision.md)"
+        )
+    try:
+        net = cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as e:
+        raise VisionError(f"the dice model {path} cannot be loaded ({e.msg.strip()}); "
+                          "reinstall companion") from e
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+    return net
+
+
+@dataclass
+class Models:
+    detector: cv2.dnn.Net
+    d6: cv2.dnn.Net
+    digits: cv2.dnn.Net | None
+
+    def detect(self, x: np.ndarray) -> np.ndarray:
+        """1x3xHxW normalised frame -> 1x5x(H/4)x(W/4): heat, log w, log h, dx, dy."""
+        self.detector.setInput(x)
+        return np.asarray(self.detector.forward())
+
+    @staticmethod
+    def _classify(net: cv2.dnn.Net, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        net.setInput(x)
+        logits, embed = net.forward(["logits", "embed"])
+        return _softmax(np.asarray(logits, np.float32)), np.asarray(embed, np.float32)
+
+    def classify_d6(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Nx3x32x32 crops -> (N x 7 probabilities: faces 1-6, not-a-face; N x 64 embedding)."""
+        return self._classify(self.d6, x)
+
+    def classify_digits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Nx3x48x48 crops -> (N x 21: d10 0-9, percentile 00-90, not-a-face; embedding)."""
+        if self.digits is None:
+            raise VisionError("the d10/percentile model is missing; reinstall companion")
+        return self._classify(self.digits, x)
+
+
+def load_models() -> Models:
+    digits = _net("digits.onnx") if (MODEL_DIR / "digits.onnx").is_file() else None
+    return Models(_net("detector.onnx"), _net("d6.onnx"), digits)

@@ -1,0 +1,42 @@
+"""Input conventions shared by the runtime and the training script.
+
+Kept in one place so a retrained model and the reader can never disagree about crop size
+or normalisation (a silent mismatch would cost accuracy without failing any check).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Detector output stride (heatmap cell = 4 input pixels).
+DET_STRIDE = 4
+#: Die size, in detector-input pixels, the detector is run at when the scale is known.
+DET_DIE_PX = 22.0
+#: Side of the square crop fed to the d6 classifier and to the digit classifier.
+D6_CROP = 32
+DIGIT_CROP = 48
+
+
+def crop_scale(out: int) -> float:
+    """Crop side as a multiple of the die's box size (some margin for box error)."""
+    return 1.3
+
+
+def normalise_frame(img_bgr: np.ndarray) -> np.ndarray:
+    """HxWx3 uint8 -> 3xHxW float32, zero mean / unit variance over the whole frame.
+
+    Per-frame standardisation is the lighting normalisation the detector relies on: a dim
+    or bright tray looks the same to it.
+    """
+    x = img_bgr.astype(np.float32)
+    x = (x - x.mean()) / (x.std() + 8.0)
+    return np.ascontiguousarray(x.transpose(2, 0, 1))
+
+
+def normalise_crop_batch(crops: np.ndarray) -> np.ndarray:
+    """Nx H x W x 3 uint8 -> Nx3xHxW float32, each crop standardised on its own."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / (std + 8.0)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))

@@ -1,0 +1,356 @@
+"""The dice reader: one frame in, dice out.
+
+Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files shipped in
+``companion/vision/models``):
+
+1. Lighting normalisation (calibrated per-channel gains) and the tray region.
+2. Scale: the frame is resized so that a die is ~22 px across for the detector; the die
+   size comes from the calibration, or from a first detector pass when uncalibrated.
+3. Detector: a small stride-4 centre-heatmap network (CenterNet style) gives each die's
+   centre, box size and a score. It is class-agnostic: it finds dice, not values.
+4. Reader: each die is cropped square from the full-resolution frame and classified by a
+   small CNN (d6: faces 1-6 or "not a face"; digits: d10 0-9, percentile 00-90 or "not a
+   face"). Taught logo faces are matched on the same CNN's embedding.
+5. Refusal: dice that cannot be read safely are reported as UnreadableDie with a reason
+   instead of a guessed value (see ``_judge``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .imageio import check_frame
+from .logos import LogoStore
+from .models import Models, load_models
+from .nets_meta import (
+    D6_CROP,
+    DET_DIE_PX,
+    DET_STRIDE,
+    DIGIT_CROP,
+    crop_scale,
+    normalise_crop_batch,
+    normalise_frame,
+)
+from .types import KINDS, Calibration, DieReading, FrameReading, UnreadableDie, VisionError
+
+#: Heatmap peak score for a detection to be considered at all.
+DET_THRESHOLD = 0.3
+#: Below this class probability a die is "unclear face" rather than a guess.
+MIN_CLASS_PROB = 0.6
+#: The detector input never exceeds this many pixels on its long side (time budget).
+MAX_DET_SIDE = 960
+#: Sharpness (normalised Laplacian energy) below which a die is "blurred".
+BLUR_THRESHOLD = 0.02
+
+
+@dataclass
+class _Candidate:
+    cx: float
+    cy: float
+    w: float
+    h: float
+    score: float
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return (
+            int(round(self.cx - self.w / 2)), int(round(self.cy - self.h / 2)),
+            int(round(self.w)), int(round(self.h)),
+        )
+
+
+class DiceReader:
+    """Reads dice from BGR frames. Not thread-safe (cv2.dnn nets hold state); one per thread."""
+
+    def __init__(
+        self,
+        calibration: Calibration | None = None,
+        kinds: tuple[str, ...] = ("d6",),
+        logo_faces_dir: Path | None = None,
+    ) -> None:
+        bad = [k for k in kinds if k not in KINDS]
+        if bad or not kinds:
+            raise VisionError(
+                f"unknown dice kind(s) {bad or kinds}; choose from {', '.join(KINDS)}"
+            )
+        self.calibration = calibration or Calibration()
+        self.kinds = tuple(kinds)
+        self.models: Models = load_models()
+        self.logos = LogoStore.load(logo_faces_dir) if logo_faces_dir else LogoStore.empty()
+
+    # ------------------------------------------------------------------ public
+
+    def read(self, frame_bgr: np.ndarray) -> FrameReading:
+        t0 = time.perf_counter()
+        frame = check_frame(frame_bgr)
+        frame = self._normalise_light(frame)
+        h, w = frame.shape[:2]
+        tray = self.calibration.scaled_tray(w, h)
+        die_px = self.calibration.scaled_die_px(w, h)
+        cands = self._detect_all(frame, tray, die_px)
+        dice, unreadable = self._read_candidates(frame, cands, tray)
+        return FrameReading(tuple(dice), tuple(unreadable), (time.perf_counter() - t0) * 1000)
+
+    # ------------------------------------------------------------------ steps
+
+    def _normalise_light(self, frame: np.ndarray) -> np.ndarray:
+        g = self.calibration.gains
+        if all(abs(x - 1.0) < 1e-3 for x in g):
+            return frame
+        lut = np.stack(
+            [np.clip(np.arange(256) * gi, 0, 255).astype(np.uint8) for gi in g], axis=1
+        )
+        return cv2.merge([cv2.LUT(frame[..., i], lut[:, i]) for i in range(3)])
+
+    def _detect_all(
+        self, frame: np.ndarray, tray: tuple[int, int, int, int] | None, die_px: float
+    ) -> list[_Candidate]:
+        h, w = frame.shape[:2]
+        # Only the tray (plus a margin, to see dice half outside it) is searched.
+        x0, y0, x1, y1 = 0, 0, w, h
+        if tray is not None:
+            m = int(0.04 * max(tray[2], tray[3]))
+            x0, y0 = max(0, tray[0] - m), max(0, tray[1] - m)
+            x1, y1 = min(w, tray[0] + tray[2] + m), min(h, tray[1] + tray[3] + m)
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                raise VisionError("the calibrated tray lies outside this frame; recalibrate")
+        roi = frame[y0:y1, x0:x1]
+        if die_px > 0:
+            scale = DET_DIE_PX / die_px
+            cands = self._detect(roi, scale)
+        else:
+            # Uncalibrated: assume a die is ~1/16 of the long side (true for a tray filling
+            # the frame), then correct the scale from what was found if it is far off.
+            scale = 20.0 * 16 / max(roi.shape[:2])
+            cands = self._detect(roi, scale)
+            strong = [c for c in cands if c.score > 0.5]
+            if strong:
+                est = float(np.median([max(c.w, c.h) for c in strong]))
+                want = DET_DIE_PX / est
+                if not 0.75 < want / scale < 1.35:
+                    cands = self._detect(roi, want)
+        for c in cands:
+            c.cx += x0
+            c.cy += y0
+        return cands
+
+    def _detect(self, img: np.ndarray, scale: float) -> list[_Candidate]:
+        h, w = img.shape[:2]
+        scale = min(scale, MAX_DET_SIDE / max(h, w), 4.0)
+        dw = max(DET_STRIDE * 4, int(round(w * scale / 32)) * 32)
+        dh = max(DET_STRIDE * 4, int(round(h * scale / 32)) * 32)
+        sx, sy = w / dw, h / dh
+        small = cv2.resize(img, (dw, dh), interpolation=cv2.INTER_AREA if sx > 1 else
+                           cv2.INTER_LINEAR)
+        out = self.models.detect(normalise_frame(small)[None])
+        heat = out[0, 0]
+        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > DET_THRESHOLD)
+        ys, xs = np.nonzero(peaks)
+        cands: list[_Candidate] = []
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            lw, lh, ox, oy = out[0, 1:5, y, x]
+            cx = (x + float(ox)) * DET_STRIDE * sx
+            cy = (y + float(oy)) * DET_STRIDE * sy
+            bw = float(np.exp(np.clip(lw, 0, 6))) * sx
+            bh = float(np.exp(np.clip(lh, 0, 6))) * sy
+            cands.append(_Candidate(cx, cy, bw, bh, float(heat[y, x])))
+        return _suppress(cands)
+
+    def _read_candidates(
+        self, frame: np.ndarray, cands: list[_Candidate], tray: tuple[int, int, int, int] | None
+    ) -> tuple[list[DieReading], list[UnreadableDie]]:
+        if not cands:
+            return [], []
+        h, w = frame.shape[:2]
+        # Dice entirely outside the tray are not part of the roll (spares on the table).
+        if tray is not None:
+            tx, ty, tw, th = tray
+            cands = [c for c in cands if tx <= c.cx < tx + tw and ty <= c.cy < ty + th]
+        want_d6 = "d6" in self.kinds
+        want_digits = "d10" in self.kinds or "percentile" in self.kinds
+        p6 = e6 = pd = ed = None
+        if want_d6:
+            crops = np.stack([_crop(frame, c, D6_CROP) for c in cands])
+            p6, e6 = self.models.classify_d6(normalise_crop_batch(crops))
+        if want_digits:
+            crops = np.stack([_crop(frame, c, DIGIT_CROP) for c in cands])
+            pd, ed = self.models.classify_digits(normalise_crop_batch(crops))
+        sizes = [max(c.w, c.h) for c in cands if c.score > 0.5] or [max(c.w, c.h) for c in cands]
+        median_size = float(np.median(sizes))
+        dice: list[DieReading] = []
+        unreadable: list[UnreadableDie] = []
+        geometry = _geometry_flags(cands, median_size)
+        for i, c in enumerate(cands):
+            kind, value, prob = self._best_label(
+                None if p6 is None else p6[i], None if pd is None else pd[i]
+            )
+            if self.logos and e6 is not None and (kind != "d6" or prob < 0.97):
+                logo = self.logos.match(e6[i])
+                if logo is not None:
+                    kind, value, prob = "d6", logo[0], logo[1]
+            if kind is None and c.score < 0.6:
+                continue  # Most likely not a die at all (a crumb, a pattern on the tray).
+            reason = self._judge(frame, c, tray, geometry[i], kind, prob)
+            if reason is not None:
+                unreadable.append(UnreadableDie(_clip_box(c.box, w, h), reason))
+                continue
+            assert kind is not None and value is not None
+            conf = float(np.clip(prob * min(1.0, c.score / 0.6) ** 0.5, 0.0, 1.0))
+            dice.append(DieReading(kind, value, _clip_box(c.box, w, h), conf))
+        dice.sort(key=lambda d: (d.box[1], d.box[0]))
+        unreadable.sort(key=lambda u: (u.box[1], u.box[0]))
+        return dice, unreadable
+
+    def _best_label(
+        self, p6: np.ndarray | None, pd: np.ndarray | None
+    ) -> tuple[str | None, int | None, float]:
+        """The most probable (kind, value, probability) among the kinds asked for."""
+        options: list[tuple[float, str, int]] = []
+        none_p = []
+        if p6 is not None:
+            k = int(np.argmax(p6[:6]))
+            options.append((float(p6[k]), "d6", k + 1))
+            none_p.append(float(p6[6]))
+        if pd is not None:
+            if "d10" in self.kinds:
+                k = int(np.argmax(pd[:10]))
+                options.append((float(pd[k]), "d10", k))
+            if "percentile" in self.kinds:
+                k = int(np.argmax(pd[10:20]))
+                options.append((float(pd[10 + k]), "percentile", k))
+            none_p.append(float(pd[20]))
+        best = max(options)
+        # "Not a die face" must win in every model asked for to reject the die outright.
+        if none_p and min(none_p) > best[0]:
+            return None, None, min(none_p)
+        return best[1], best[2], best[0]
+
+    def _judge(
+        self, frame: np.ndarray, c: _Candidate, tray: tuple[int, int, int, int] | None,
+        geometry: str | None, kind: str | None, prob: float,
+    ) -> str | None:
+        """Why this die must be re-rolled, or None when its reading can be trusted."""
+        h, w = frame.shape[:2]
+        tx, ty, tw, th = tray if tray is not None else (0, 0, w, h)
+        bx, by, bw, bh = c.box
+        # More than a sliver of the die beyond the tray edge (or the picture's edge).
+        slack = 0.15
+        if (bx < tx - slack * bw or by < ty - slack * bh or bx + bw > tx + tw + slack * bw
+                or by + bh > ty + th + slack * bh):
+            return "outside tray"
+        if tray is None and (bx <= 1 or by <= 1 or bx + bw >= w - 1 or by + bh >= h - 1):
+            return "outside tray"
+        if geometry is not None:
+            return geometry
+        if _sharpness(frame, c) < BLUR_THRESHOLD:
+            return "blurred"
+        if kind is None or prob < MIN_CLASS_PROB:
+            return "unclear face"
+        return None
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _suppress(cands: list[_Candidate]) -> list[_Candidate]:
+    """Drop weaker detections whose centre falls inside a stronger one's core."""
+    cands.sort(key=lambda c: -c.score)
+    kept: list[_Candidate] = []
+    for c in cands:
+        if all(
+            abs(c.cx - k.cx) > 0.35 * max(k.w, c.w) or abs(c.cy - k.cy) > 0.35 * max(k.h, c.h)
+            for k in kept
+        ):
+            kept.append(c)
+    return kept
+
+
+def _overlap(a: _Candidate, b: _Candidate) -> float:
+    """Intersection area over the smaller box's area."""
+    ix = min(a.cx + a.w / 2, b.cx + b.w / 2) - max(a.cx - a.w / 2, b.cx - b.w / 2)
+    iy = min(a.cy + a.h / 2, b.cy + b.h / 2) - max(a.cy - a.h / 2, b.cy - b.h / 2)
+    if ix <= 0 or iy <= 0:
+        return 0.0
+    return ix * iy / min(a.w * a.h, b.w * b.h)
+
+
+def _geometry_flags(cands: list[_Candidate], median_size: float) -> list[str | None]:
+    """Shape-based refusals: cocked (elongated outline), stacked, touching (merged or
+    overlapping outlines).
+
+    Thresholds were set on train/ so that none of its 1,487 flat, separable dice trips them;
+    see docs/vision.md for their limits.
+    """
+    flags: list[str | None] = [None] * len(cands)
+    for i, c in enumerate(cands):
+        aspect = max(c.w, c.h) / max(1.0, min(c.w, c.h))
+        if aspect > 1.6:
+            flags[i] = "cocked"
+        elif len(cands) >= 3 and max(c.w, c.h) > 1.7 * median_size:
+            # One box the size of two dice: two dice the detector could not separate.
+            flags[i] = "touching"
+    for i, a in enumerate(cands):
+        for j in range(i + 1, len(cands)):
+            b = cands[j]
+            ov = _overlap(a, b)
+            if ov < 0.3:
+                continue
+            sa, sb = max(a.w, a.h), max(b.w, b.h)
+            reason = "stacked" if ov > 0.6 or max(sa, sb) > 1.25 * min(sa, sb) else "touching"
+            flags[i] = flags[i] or reason
+            flags[j] = flags[j] or reason
+    return flags
+
+
+def _crop(frame: np.ndarray, c: _Candidate, out: int) -> np.ndarray:
+    side = max(c.w, c.h) * crop_scale(out)
+    s = out / side
+    m = np.array([[s, 0, out / 2 - c.cx * s], [0, s, out / 2 - c.cy * s]], np.float32)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    if s < 0.5:
+        # INTER_AREA is not supported by warpAffine; pre-shrink the region instead.
+        x0, y0 = int(c.cx - side / 2), int(c.cy - side / 2)
+        x1, y1 = int(c.cx + side / 2) + 1, int(c.cy + side / 2) + 1
+        region = _padded(frame, x0, y0, x1, y1)
+        return cv2.resize(region, (out, out), interpolation=cv2.INTER_AREA)
+    return cv2.warpAffine(frame, m, (out, out), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _padded(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    h, w = frame.shape[:2]
+    px0, py0, px1, py1 = max(0, -x0), max(0, -y0), max(0, x1 - w), max(0, y1 - h)
+    region = frame[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+    if px0 or py0 or px1 or py1:
+        region = cv2.copyMakeBorder(region, py0, py1, px0, px1, cv2.BORDER_REPLICATE)
+    return region
+
+
+def _sharpness(frame: np.ndarray, c: _Candidate) -> float:
+    """Edge energy of the die relative to its contrast, at a fixed 48 px scale.
+
+    Normalising by the crop's variance makes it independent of the die's colour and of the
+    lighting; resampling to a fixed size makes it independent of resolution.
+    """
+    crop = cv2.cvtColor(_crop(frame, c, 48), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    var = float(crop.var())
+    if var < 4.0:
+        return 0.0
+    lap = cv2.Laplacian(crop, cv2.CV_32F)
+    return float(lap.var()) / var / 16.0
+
+
+def _clip_box(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+    x, y, bw, bh = box
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(w, x + bw), min(h, y + bh)
+    return (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+
+
+def read_many(reader: DiceReader, frames: Iterable[np.ndarray]) -> list[FrameReading]:
+    return [reader.read(f) for f in frames]

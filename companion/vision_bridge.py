@@ -1,0 +1,35 @@
+"""Glue between the dice reader (which knows nothing of rules or the box) and the box."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.box import DiceSeen, SeenDie
+from companion.config import Config
+
+
+def reading_to_seen(reading: Any) -> DiceSeen:
+    """A vision FrameReading as the box's DiceSeen input."""
+    return DiceSeen(
+        tuple(SeenDie(d.kind, int(d.value), tuple(d.box)) for d in reading.dice),
+        tuple((tuple(u.box), u.reason) for u in reading.unreadable),
+    )
+
+
+def make_reader(cfg: Config | None = None, kinds: tuple[str, ...] = ("d6", "d10")) -> Any:
+    from companion.vision import Calibration, DiceReader
+
+    calibration = None
+    logo_dir = None
+    if cfg is not None:
+        stored = cfg["dice"]["calibration"]
+        calibration = Calibration.from_dict(stored) if stored else None
+        logo_dir = Path(cfg["dice"]["logo_faces_dir"]).expanduser() if cfg["dice"]["logo_faces_dir"] else None
+    return DiceReader(calibration=calibration, kinds=kinds, logo_faces_dir=logo_dir)
+
+
+def settle_detector(cfg: Config) -> Any:
+    from companion.vision import SettleDetector
+
+    return SettleDetector(make_reader(cfg), still_seconds=float(cfg["dice"]["still_seconds"]))

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.errors import JournalError
+from companion.session.events import (
+    ChipAccepted,
+    ChoiceMade,
+    DiceAccepted,
+    GameStarted,
+    SecretRevealed,
+    Undone,
+    decode,
+    encode,
+)
+from companion.session.journal import Journal, salvage
+
+EVENTS = [
+    GameStarted("tenir_le_fort", 'system = "tenir_le_fort"\n', "example"),
+    ChipAccepted("L1", "04A1B2C3D4E5F6"),
+    ChoiceMade("fire"),
+    DiceAccepted((6, 5, 1), "camera"),
+    Undone("correction"),
+    DiceAccepted((6, 5, 2), "correction"),
+    SecretRevealed(0),
+]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
+def test_every_event_survives_encoding(event: object) -> None:
+    assert decode(*encode(event)) == event  # type: ignore[arg-type]
+
+
+def test_journal_is_wal_with_full_sync(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    assert journal.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    journal.close()
+
+
+def test_events_come_back_in_order_after_reopening(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    seqs = [journal.append(e) for e in EVENTS]
+    journal.close()
+    again = Journal(tmp_path / "j.sqlite3")
+    entries = again.entries()
+    assert [e.seq for e in entries] == seqs
+    assert [e.event for e in entries] == EVENTS
+
+
+def test_a_tampered_row_is_named_not_replayed(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    for event in EVENTS:
+        journal.append(event)
+    journal.db.execute("UPDATE events SET payload = '{\"key\": \"charge\"}' WHERE seq = 3")
+    with pytest.raises(JournalError, match="event 3 .* damaged .*companion journal salvage"):
+        journal.entries()
+    journal.close()
+
+
+def test_salvage_keeps_every_readable_event_and_the_damaged_file(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    for event in EVENTS:
+        journal.append(event)
+    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 4")
+    journal.close()
+    backup, kept, left_out = salvage(path)
+    assert backup.exists()
+    assert (kept, left_out) == (3, len(EVENTS) - 4)  # replay stops at the gap
+    assert [e.event for e in Journal(path).entries()] == EVENTS[:3]
+
+
+def test_truncated_journal_gives_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    for _ in range(200):
+        journal.append(ChoiceMade("fire" * 50))
+    journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    journal.close()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    with pytest.raises(JournalError, match="salvage"):
+        Journal(path).entries()
+
+
+def test_garbage_file_gives_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match="damaged|cannot be read"):
+        Journal(path).entries()
+
+
+def test_salvage_of_truncated_journal_keeps_the_readable_start(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    for index in range(300):
+        journal.append(ChoiceMade(f"choice-{index}-" + "x" * 60))
+    journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    journal.close()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    _, kept, _ = salvage(path)
+    events = [e.event for e in Journal(path).entries()]
+    assert kept == len(events) and 0 < kept < 300
+    assert events == [ChoiceMade(f"choice-{i}-" + "x" * 60) for i in range(kept)]
+
+
+def test_unknown_event_type_is_named(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    journal.append(ChoiceMade("fire"))
+    journal.db.execute("UPDATE events SET kind = 'Teleported'")
+    import zlib
+
+    row = journal.db.execute("SELECT kind, payload FROM events").fetchone()
+    journal.db.execute("UPDATE events SET crc = ?", (zlib.crc32(f"{row[0]}\n{row[1]}".encode()),))
+    with pytest.raises(JournalError, match="unknown type 'Teleported'"):
+        journal.entries()
+
+
+def test_sqlite_is_really_used(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    journal.append(ChoiceMade("fire"))
+    journal.close()
+    rows = sqlite3.connect(tmp_path / "j.sqlite3").execute("SELECT kind FROM events").fetchall()
+    assert rows == [("ChoiceMade",)]

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion import config
+from companion.errors import ConfigError
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "config.example.toml"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    return path
+
+
+def test_no_file_means_all_defaults() -> None:
+    cfg = config.load()
+    assert cfg.hardware == "sim"
+    assert cfg["display"]["i2c_address"] == 0x3C
+
+
+def test_explicit_file_overrides_defaults(tmp_path: Path) -> None:
+    cfg = config.load(write(tmp_path, '[display]\ndriver = "sh1106"\nrotate = 2\n'))
+    assert cfg["display"]["driver"] == "sh1106"
+    assert cfg["display"]["rotate"] == 2
+    assert cfg["display"]["i2c_port"] == 1
+
+
+def test_environment_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_CONFIG", str(write(tmp_path, "[sounder]\nmute = true\n")))
+    assert config.load()["sounder"]["mute"] is True
+
+
+def test_hardware_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_HW", "pi")
+    assert config.load().hardware == "pi"
+
+
+def test_missing_explicit_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="nowhere.toml: config file not found"):
+        config.load(tmp_path / "nowhere.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[display]\ndriver = "ssd9999"\n', r"\[display\] driver = 'ssd9999' is not allowed; use one of: ssd1306, sh1106"),
+        ("[display]\nrotate = 7\n", r"\[display\] rotate = 7 is out of range; use 0 to 3"),
+        ("[sounder]\nmute = 1\n", r"\[sounder\] mute = 1 must be true or false"),
+        ("[controls]\nup_pin = 4.5\n", r"\[controls\] up_pin = 4.5 must be a whole number"),
+        ("[nonsense]\nx = 1\n", r"unknown section \[nonsense\]"),
+        ("[camera]\nzoom = 2\n", r"unknown key 'zoom' in \[camera\]; keys are: source"),
+        ("[display\n", r"not valid TOML"),
+        ('[box]\nhardware = "arduino"\n', r"use one of: sim, pi"),
+    ],
+)
+def test_broken_config_names_file_key_and_allowed(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=message) as caught:
+        config.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_example_config_documents_every_key_with_its_default() -> None:
+    example = tomllib.loads(EXAMPLE.read_text())
+    for section, keys in config.DEFAULTS.items():
+        assert section in example, f"docs/config.example.toml lacks [{section}]"
+        for key, default in keys.items():
+            assert key in example[section], f"docs/config.example.toml lacks [{section}] {key}"
+            assert example[section][key] == default, f"[{section}] {key} differs from the default"
+
+
+def test_state_dir_follows_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/companion")
+    assert config.load().journal_path == Path("/var/lib/companion/journal.sqlite3")

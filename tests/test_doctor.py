@@ -1,0 +1,227 @@
+"""`companion doctor`: absent (not failed) off the Pi, a fix for every failure on one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from companion import doctor
+from companion.doctor import Check, System
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="companion")
+    doctor.add_commands(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No real config, state dir or service dir leaks into a test."""
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.delenv("COMPANION_HW", raising=False)
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    monkeypatch.setattr(doctor.config_module, "DEFAULT_PATH", tmp_path / "none.toml")
+
+
+def fake_pi(root: Path, *, i2c: bool = True, spi: bool = True, video: bool = True) -> None:
+    (root / "proc/device-tree").mkdir(parents=True)
+    (root / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    (root / "etc").mkdir()
+    (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
+                                         "VERSION_CODENAME=bookworm\n")
+    dev = root / "dev"
+    (dev / "input/by-id").mkdir(parents=True)
+    (dev / "gpiochip0").touch()
+    if i2c:
+        (dev / "i2c-1").touch()
+    if spi:
+        (dev / "spidev0.0").touch()
+        (dev / "spidev0.1").touch()
+    if video:
+        (dev / "video0").touch()
+
+
+def pi_system(root: Path, *, display: bool = True, camera: bool = True) -> System:
+    def run(argv: Sequence[str]) -> tuple[int, str]:
+        if camera:
+            return 0, "Available cameras\n-----------------\n0 : imx708 [4608x2592 10-bit]\n"
+        return 0, "No cameras available!\n"
+
+    return System(
+        root=root,
+        which=lambda name: f"/usr/bin/{name}" if name == "rpicam-hello" else None,
+        run=run,
+        i2c_probe=lambda port, address: display,
+        user="pi",
+    )
+
+
+def by_name(results: list[Check]) -> dict[str, Check]:
+    return {r.name: r for r in results}
+
+
+def test_desktop_reports_hardware_absent_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    args = parse(["doctor"])
+    assert args.handler(args) == 0
+    out = capsys.readouterr().out
+    assert "Traceback" not in out
+    assert "absent" in out
+    assert "FAIL" not in out
+
+
+def test_desktop_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = parse(["doctor", "--json"])
+    assert args.handler(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exit_code"] == 0
+    names = {c["name"] for c in data["checks"]}
+    expected = {"board", "gpio", "i2c", "display", "spi", "camera", "chip reader", "disk"}
+    assert expected | {"journal", "service user"} <= names
+
+
+def test_empty_root_is_not_a_pi(tmp_path: Path) -> None:
+    results = doctor.run_checks(None, System(root=tmp_path, which=lambda _: None, user="pi"))
+    assert doctor.exit_code(results) == 0
+    checks = by_name(results)
+    for name in ("board", "gpio", "i2c", "display", "spi", "camera"):
+        assert checks[name].status == "absent", checks[name]
+
+
+def test_pi_with_everything_present(tmp_path: Path) -> None:
+    fake_pi(tmp_path)
+    config = tmp_path / "c.toml"
+    config.write_text('[box]\nhardware = "pi"\n[chips]\nreader = "rc522"\n')
+    checks = by_name(doctor.run_checks(str(config), pi_system(tmp_path)))
+    assert checks["board"].status == "ok"
+    assert checks["display"].status == "ok"
+    assert "0x3C" in checks["display"].detail
+    assert checks["spi"].status == "ok"
+    assert checks["chip reader"].status == "ok"
+    assert "spidev0.0" in checks["chip reader"].detail
+    assert checks["camera"].status == "ok"
+    assert "imx708" in checks["camera"].detail
+
+
+def test_pi_failures_each_come_with_a_fix(tmp_path: Path) -> None:
+    fake_pi(tmp_path, i2c=False, spi=False)
+    config = tmp_path / "c.toml"
+    config.write_text('[box]\nhardware = "pi"\n[chips]\nreader = "rc522"\n')
+    results = doctor.run_checks(str(config), pi_system(tmp_path, camera=False))
+    checks = by_name(results)
+    assert doctor.exit_code(results) == 1
+    for name in ("i2c", "display", "spi", "camera", "chip reader"):
+        assert checks[name].status == "fail", checks[name]
+    failures = [r for r in results if r.status == "fail"]
+    assert all(r.fix for r in failures), [r for r in failures if not r.fix]
+    assert "dtparam=i2c_arm=on" in checks["i2c"].fix
+    assert "dtparam=spi=on" in checks["spi"].fix
+
+
+def test_pi_display_not_answering(tmp_path: Path) -> None:
+    fake_pi(tmp_path)
+    checks = by_name(doctor.run_checks(None, pi_system(tmp_path, display=False)))
+    assert checks["display"].status == "fail"
+    assert "i2cdetect -y 1" in checks["display"].fix
+    assert checks["config"].status == "warn"  # hardware = sim on a Pi
+
+
+def test_pn532_i2c_probes_its_own_address(tmp_path: Path) -> None:
+    fake_pi(tmp_path)
+    seen: list[int] = []
+    system = pi_system(tmp_path)
+    system.i2c_probe = lambda port, address: seen.append(address) is None
+    config = tmp_path / "c.toml"
+    config.write_text('[chips]\nreader = "pn532-i2c"\n')
+    checks = by_name(doctor.run_checks(str(config), system))
+    assert checks["chip reader"].status == "ok"
+    assert seen == [0x3C, 0x24]
+
+
+def test_bad_config_fails_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("[display]\ni2c_address = 999\n")
+    args = parse(["doctor", "--config", str(config)])
+    assert args.handler(args) == 1
+    out = capsys.readouterr().out
+    assert "i2c_address" in out and "Traceback" not in out
+
+
+def test_missing_config_file_named_explicitly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = parse(["doctor", "--config", str(tmp_path / "nope.toml")])
+    assert args.handler(args) == 1
+    assert "not found" in capsys.readouterr().out
+
+
+def test_journal_ok_and_damaged(tmp_path: Path) -> None:
+    good = tmp_path / "good.sqlite3"
+    with sqlite3.connect(good) as db:
+        db.execute("create table events (n integer)")
+        db.executemany("insert into events values (?)", [(i,) for i in range(100)])
+    db.close()
+    assert doctor.check_journal(good).status == "ok"
+
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_bytes(b"this is not a database" * 100)
+    result = doctor.check_journal(bad)
+    assert result.status == "fail"
+    assert "sqlite3" in result.fix
+
+    assert doctor.check_journal(tmp_path / "absent.sqlite3").status == "ok"
+
+
+def test_journal_in_state_directory(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    with sqlite3.connect(state / "journal.sqlite3") as db:
+        db.execute("create table t (x)")
+    db.close()
+    checks = by_name(doctor.run_checks(None, System(root=tmp_path, which=lambda _: None)))
+    assert checks["journal"].status == "ok"
+    assert "quick_check ok" in checks["journal"].detail
+
+
+def test_a_crashing_check_is_reported_not_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def boom(*_: object) -> Check:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(doctor, "check_disk", boom)
+    args = parse(["doctor"])
+    assert args.handler(args) == 1
+    out = capsys.readouterr().out
+    assert "kaboom" in out and "Traceback" not in out
+
+
+def test_usb_reader_path(tmp_path: Path) -> None:
+    fake_pi(tmp_path)
+    (tmp_path / "dev/input/by-id/usb-Sycreader_RFID-event-kbd").touch()
+    system = pi_system(tmp_path)
+    config = tmp_path / "c.toml"
+    config.write_text('[chips]\nreader = "usb-hid"\n')
+    assert by_name(doctor.run_checks(str(config), system))["chip reader"].status == "ok"
+    config.write_text('[chips]\nreader = "usb-hid"\ndevice = "/dev/input/by-id/gone"\n')
+    check = by_name(doctor.run_checks(str(config), system))["chip reader"]
+    assert check.status == "fail" and "/dev/input/by-id" in check.fix
+
+
+@pytest.mark.pi
+def test_on_a_real_pi(capsys: pytest.CaptureFixture[str]) -> None:
+    """On the box itself, with everything wired: doctor is clean."""
+    assert os.path.exists("/proc/device-tree/model")
+    config = os.environ.get("COMPANION_CONFIG", "/etc/companion/companion.toml")
+    args = parse(["doctor", "--config", config])
+    code = args.handler(args)
+    out = capsys.readouterr().out
+    assert code == 0, out

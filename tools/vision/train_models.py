@@ -1,0 +1,545 @@
+"""Train the dice reader's three small networks and export them to ONNX for cv2.dnn.
+
+    .venv/bin/pip install torch==2.13.0 onnx     # training only; the runtime needs neither
+    .venv/bin/python tools/vision/train_models.py det      # die detector   (~15 min, 2 cores)
+    .venv/bin/python tools/vision/train_models.py d6       # d6 face reader  (~6 min)
+    .venv/bin/python tools/vision/train_models.py digits   # d10/percentile reader (~6 min)
+
+Data: ../shared/datasets/dice-d6-tray/train ONLY (never test/), plus synthetic renders from
+companion.vision.synth and composites of real die crops on procedural backgrounds (so the
+detector sees dark trays, felt, wood-ish textures it never saw in the photos). The d10
+photographs in dice-d10-single are NOT used for training; they are the held-out check.
+
+Outputs land in companion/vision/models/ (about 100 kB each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import math
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from companion.vision import synth  # noqa: E402
+from companion.vision.nets_meta import (  # noqa: E402
+    D6_CROP,
+    DET_STRIDE,
+    DIGIT_CROP,
+    crop_scale,
+    normalise_crop_batch,
+    normalise_frame,
+)
+
+TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
+MODEL_DIR = ROOT / "companion" / "vision" / "models"
+torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "1")))
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def load_train(holdout: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(image, boxes) with boxes as rows of class, cx, cy, w, h in pixels."""
+    out = []
+    for jpg in sorted(glob.glob(str(TRAIN_DIR / "*.jpg"))):
+        img = cv2.imread(jpg)
+        h, w = img.shape[:2]
+        rows = []
+        txt = Path(jpg).with_suffix(".txt")
+        for line in txt.read_text().split("\n"):
+            p = line.split()
+            if len(p) == 5:
+                c, x, y, bw, bh = int(p[0]), *map(float, p[1:])
+                rows.append((c, x * w, y * h, bw * w, bh * h))
+        out.append((img, np.array(rows, np.float32).reshape(-1, 5)))
+    if holdout:
+        return out[:-holdout]
+    return out
+
+
+def die_mask(crop: np.ndarray) -> np.ndarray:
+    """Alpha mask of the die in a crop of a plain-background photo (for compositing)."""
+    h, w = crop.shape[:2]
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.float32)
+    bg = np.median(border, axis=0)
+    diff = np.abs(crop.astype(np.float32) - bg).max(axis=2)
+    m = (diff > 28).astype(np.uint8)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, lab, st, _ = cv2.connectedComponentsWithStats(m)
+    out = np.zeros((h, w), np.uint8)
+    if n > 1:
+        i = 1 + int(np.argmax(st[1:, 4]))
+        pts = cv2.findNonZero((lab == i).astype(np.uint8))
+        hull = cv2.convexHull(pts)
+        cv2.fillConvexPoly(out, hull, 255)
+    if out.sum() < 0.45 * 255 * h * w:
+        out[:] = 0
+        pad = max(1, int(0.08 * min(h, w)))
+        cv2.rectangle(out, (pad, pad), (w - pad, h - pad), 255, -1)
+    return cv2.GaussianBlur(out, (3, 3), 0)
+
+
+def die_sprites(data: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Masked crops (bgr, alpha) of every labelled die, for compositing."""
+    sprites = []
+    for img, boxes in data:
+        for _, cx, cy, bw, bh in boxes:
+            s = 1.1
+            x0, y0 = int(cx - bw * s / 2), int(cy - bh * s / 2)
+            x1, y1 = int(cx + bw * s / 2), int(cy + bh * s / 2)
+            if x0 < 0 or y0 < 0 or x1 > img.shape[1] or y1 > img.shape[0]:
+                continue
+            crop = img[y0:y1, x0:x1].copy()
+            sprites.append((crop, die_mask(crop)))
+    return sprites
+
+
+def procedural_background(rng: random.Random, size: int) -> np.ndarray:
+    """Trays we have no photos of: dark wood, felt, leather, card, with light falloff."""
+    kind = rng.random()
+    base = np.array([rng.randrange(256) for _ in range(3)], np.float32)
+    if rng.random() < 0.5:
+        base = np.full(3, rng.randrange(256), np.float32) + np.array(
+            [rng.uniform(-20, 20) for _ in range(3)], np.float32
+        )
+    img = np.ones((size, size, 3), np.float32) * base
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    if kind < 0.3:  # wood-like stripes
+        yy = np.arange(size, dtype=np.float32)[:, None]
+        freq = rng.uniform(0.03, 0.2)
+        stripes = np.sin(yy * freq + nrng.normal(0, 1, (1, size)).cumsum(1) * 0.05) * 25
+        img += stripes[..., None]
+        if rng.random() < 0.5:
+            img = img.transpose(1, 0, 2).copy()
+    elif kind < 0.6:  # felt / speckle
+        noise = cv2.GaussianBlur(nrng.normal(0, 1, (size, size)).astype(np.float32), (0, 0), 1.5)
+        img += noise[..., None] * rng.uniform(5, 30)
+    # Light falloff.
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
+    img *= (1 + rng.uniform(-0.4, 0.4) * (xx - 0.5) + rng.uniform(-0.4, 0.4) * (yy - 0.5))[
+        ..., None
+    ]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def colour_jitter(img: np.ndarray, rng: random.Random, invert_p: float = 0.15) -> np.ndarray:
+    """Colour changes that keep dice readable: hue, gains, gamma, channel order, inversion."""
+    img = img.astype(np.float32)
+    if rng.random() < 0.5:
+        img = img[..., rng.sample(range(3), 3)]
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(int) + rng.randrange(180)) % 180
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32)
+    img = img * np.array([rng.uniform(0.75, 1.25) for _ in range(3)], np.float32)
+    img = img * rng.uniform(0.5, 1.4) + rng.uniform(-40, 40)
+    if rng.random() < 0.15:
+        g = img.mean(axis=2, keepdims=True)
+        img = np.repeat(g, 3, axis=2)
+    if rng.random() < invert_p:
+        img = 255 - img
+    img = np.clip(img, 0, 255)
+    if rng.random() < 0.3:
+        gamma = rng.uniform(0.6, 1.6)
+        img = 255 * (img / 255) ** gamma
+    return img.astype(np.uint8)
+
+
+def degrade(img: np.ndarray, rng: random.Random) -> np.ndarray:
+    if rng.random() < 0.25:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+    if rng.random() < 0.5:
+        img = np.clip(
+            img + np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(1, 8),
+                                                                         img.shape),
+            0, 255,
+        ).astype(np.uint8)
+    if rng.random() < 0.3:
+        q = rng.randrange(40, 95)
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return img
+
+
+# ----------------------------------------------------------------------------- detector
+
+
+class Detector(nn.Module):
+    """Stride-4 CenterNet-style head: centre heatmap, log box size, sub-cell offset."""
+
+    def __init__(self, w: int = 24) -> None:
+        super().__init__()
+
+        def cbr(i: int, o: int, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
+            return nn.Sequential(
+                nn.Conv2d(i, o, 3, s, d, dilation=d, groups=g, bias=False),
+                nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+            )
+
+        def pw(i: int, o: int) -> nn.Sequential:
+            return nn.Sequential(nn.Conv2d(i, o, 1, bias=False), nn.BatchNorm2d(o),
+                                 nn.ReLU(inplace=True))
+
+        self.body = nn.Sequential(
+            cbr(3, 16, 2), cbr(16, w, 2),
+            cbr(w, w, 1, w), pw(w, 2 * w),
+            cbr(2 * w, 2 * w, 1, 2 * w, 2), pw(2 * w, 2 * w),
+            cbr(2 * w, 2 * w, 1, 2 * w, 3), pw(2 * w, 2 * w),
+        )
+        self.head = nn.Conv2d(2 * w, 5, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.head(self.body(x))
+        # heat (sigmoid), log w, log h, dx, dy (sigmoid)
+        return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:3], torch.sigmoid(y[:, 3:5])], 1)
+
+
+def det_sample(
+    data: list[tuple[np.ndarray, np.ndarray]], sprites: list, rng: random.Random, size: int
+) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
+    """One training crop and its die boxes (cx, cy, w, h in crop pixels)."""
+    target_die = rng.uniform(11, 36)
+    if rng.random() < 0.35:
+        img = procedural_background(rng, size)
+        boxes: list[tuple[float, float, float, float]] = []
+        for _ in range(rng.randrange(0, 14)):
+            if rng.random() < 0.12:
+                v = rng.randrange(10)
+                spr = synth.render_ten_sided(v, rng, 64, percentile=rng.random() < 0.3,
+                                             die_frac=0.7)
+                alpha = np.zeros((64, 64), np.uint8)
+                cv2.circle(alpha, (32, 32), 22, 255, -1)
+                spr, alpha = spr[9:55, 9:55], alpha[9:55, 9:55]
+            else:
+                spr, alpha = sprites[rng.randrange(len(sprites))]
+            d = target_die * rng.uniform(0.85, 1.15)
+            sc = d / max(spr.shape[:2])
+            ang = rng.uniform(0, 360)
+            hw = max(4, int(max(spr.shape[:2]) * sc * 1.5))
+            m = cv2.getRotationMatrix2D((spr.shape[1] / 2, spr.shape[0] / 2), ang, sc)
+            m[0, 2] += hw / 2 - spr.shape[1] / 2
+            m[1, 2] += hw / 2 - spr.shape[0] / 2
+            s_img = cv2.warpAffine(spr, m, (hw, hw))
+            s_a = cv2.warpAffine(alpha, m, (hw, hw)).astype(np.float32) / 255
+            x, y = rng.randrange(-hw // 3, size - hw // 2), rng.randrange(-hw // 3, size - hw // 2)
+            cx, cy = x + hw / 2, y + hw / 2
+            if any(abs(cx - b[0]) < (d + b[2]) / 2 and abs(cy - b[1]) < (d + b[3]) / 2
+                   for b in boxes):
+                continue
+            x0, y0, x1, y1 = max(0, x), max(0, y), min(size, x + hw), min(size, y + hw)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            sa = s_a[y0 - y:y1 - y, x0 - x:x1 - x, None]
+            # Drop shadow.
+            off = max(1, int(d * 0.08))
+            sh = np.zeros_like(s_a)
+            sh[off:, off:] = s_a[:-off, :-off]
+            sh = sh[y0 - y:y1 - y, x0 - x:x1 - x, None] * rng.uniform(0.1, 0.5)
+            region = img[y0:y1, x0:x1].astype(np.float32)
+            region = region * (1 - sh)
+            region = region * (1 - sa) + s_img[y0 - y:y1 - y, x0 - x:x1 - x] * sa
+            img[y0:y1, x0:x1] = region.astype(np.uint8)
+            ys, xs = np.nonzero(s_a > 0.5)
+            if len(xs) == 0:
+                continue
+            bx0, bx1 = xs.min() + x, xs.max() + x
+            by0, by1 = ys.min() + y, ys.max() + y
+            boxes.append(((bx0 + bx1) / 2, (by0 + by1) / 2, bx1 - bx0 + 1, by1 - by0 + 1))
+        return colour_jitter(degrade(img, rng), rng, 0.1), boxes
+    img, b = data[rng.randrange(len(data))]
+    med = float(np.median(np.maximum(b[:, 3], b[:, 4]))) if len(b) else 40.0
+    sc = target_die / med
+    ang = rng.choice((0, 90, 180, 270)) + (rng.uniform(-20, 20) if rng.random() < 0.3 else 0)
+    cx0 = rng.uniform(0, img.shape[1])
+    cy0 = rng.uniform(0, img.shape[0])
+    if len(b) and rng.random() < 0.7:
+        k = rng.randrange(len(b))
+        cx0, cy0 = b[k, 1] + rng.uniform(-100, 100), b[k, 2] + rng.uniform(-100, 100)
+    m = cv2.getRotationMatrix2D((cx0, cy0), ang, sc)
+    m[0, 2] += size / 2 - cx0
+    m[1, 2] += size / 2 - cy0
+    out = cv2.warpAffine(img, m, (size, size), borderMode=cv2.BORDER_REFLECT)
+    boxes = []
+    rad = math.radians(ang)
+    for _, cx, cy, bw, bh in b:
+        px, py = m @ np.array([cx, cy, 1.0])
+        # Rotated box extents: for 90-degree turns w and h swap.
+        ca, sa_ = abs(math.cos(rad)), abs(math.sin(rad))
+        w2 = (bw * ca + bh * sa_) * sc
+        h2 = (bw * sa_ + bh * ca) * sc
+        if 0 <= px < size and 0 <= py < size:
+            boxes.append((px, py, w2, h2))
+    return colour_jitter(degrade(out, rng), rng), boxes
+
+
+def det_targets(
+    boxes: list[tuple[float, float, float, float]], size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    g = size // DET_STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for cx, cy, w, h in boxes:
+        gx, gy = cx / DET_STRIDE, cy / DET_STRIDE
+        sigma = max(0.6, min(w, h) / DET_STRIDE / 5)
+        ix, iy = int(gx), int(gy)
+        hm = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2))
+        heat = np.maximum(heat, hm)
+        if 0 <= ix < g and 0 <= iy < g:
+            heat[iy, ix] = 1.0
+            reg[:, iy, ix] = (math.log(w), math.log(h), gx - ix, gy - iy)
+            mask[iy, ix] = 1
+    return heat, reg, mask
+
+
+def train_detector(minutes: float, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    data = load_train()
+    sprites = die_sprites(data)
+    print(f"{len(data)} images, {len(sprites)} sprites", flush=True)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    size, bs = 160, 16
+    t0 = time.time()
+    step = 0
+    total = minutes * 60
+    while time.time() - t0 < total:
+        frac = (time.time() - t0) / total
+        for gparam in opt.param_groups:
+            gparam["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * frac))
+        xs, hs, rs, ms = [], [], [], []
+        for _ in range(bs):
+            img, boxes = det_sample(data, sprites, rng, size)
+            xs.append(normalise_frame(img))
+            h, r, m = det_targets(boxes, size)
+            hs.append(h)
+            rs.append(r)
+            ms.append(m)
+        x = torch.from_numpy(np.stack(xs))
+        heat = torch.from_numpy(np.stack(hs))[:, None]
+        reg = torch.from_numpy(np.stack(rs))
+        mask = torch.from_numpy(np.stack(ms))[:, None]
+        out = net(x)
+        p = out[:, :1].clamp(1e-4, 1 - 1e-4)
+        pos = heat.eq(1).float()
+        neg_w = (1 - heat) ** 4
+        fl = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * neg_w * p**2 * torch.log(1 - p))
+        npos = pos.sum().clamp(min=1)
+        loss_h = fl.sum() / npos
+        loss_r = (F.l1_loss(out[:, 1:5], reg, reduction="none") * mask).sum() / npos
+        loss = loss_h + loss_r
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 50 == 0:
+            print(f"det step {step} t={time.time() - t0:.0f}s heat {loss_h.item():.3f} "
+                  f"reg {loss_r.item():.3f}", flush=True)
+    export(net, MODEL_DIR / "detector.onnx", (1, 3, 320, 320), dynamic=True)
+
+
+# ----------------------------------------------------------------------------- classifiers
+
+
+class Classifier(nn.Module):
+    """Small CNN for die crops; outputs logits and a 64-d embedding (logo matching)."""
+
+    def __init__(self, n_classes: int, widths: tuple[int, ...] = (24, 32, 48, 64)) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        c = 3
+        for i, w in enumerate(widths):
+            layers += [nn.Conv2d(c, w, 3, 1, 1, bias=False), nn.BatchNorm2d(w),
+                       nn.ReLU(inplace=True)]
+            if i < len(widths) - 1:
+                layers += [nn.Conv2d(w, w, 3, 1, 1, bias=False), nn.BatchNorm2d(w),
+                           nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+            c = w
+        self.body = nn.Sequential(*layers)
+        self.fc = nn.Linear(c, n_classes)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        e = self.body(x).mean(dim=(2, 3))
+        return self.fc(e), e
+
+
+def crop_from(
+    img: np.ndarray, cx: float, cy: float, die: float, out: int, ang: float,
+    jitter: float, rng: random.Random,
+) -> np.ndarray:
+    """Square crop of the die, as the runtime takes it, with training jitter."""
+    d = die * rng.uniform(1 - jitter, 1 + jitter)
+    cx += rng.uniform(-jitter, jitter) * die
+    cy += rng.uniform(-jitter, jitter) * die
+    side = d * crop_scale(out)
+    m = cv2.getRotationMatrix2D((cx, cy), ang, out / side)
+    m[0, 2] += out / 2 - cx
+    m[1, 2] += out / 2 - cy
+    return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_AREA if side > out else
+                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def resize_sample(img: np.ndarray, rng: random.Random, out: int) -> np.ndarray:
+    """Simulate lower camera resolution: shrink then grow back."""
+    if rng.random() < 0.3:
+        s = rng.uniform(0.5, 0.9)
+        small = cv2.resize(img, (max(8, int(out * s)),) * 2, interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (out, out), interpolation=cv2.INTER_LINEAR)
+    return img
+
+
+def d6_batch(
+    data: list[tuple[np.ndarray, np.ndarray]], rng: random.Random, bs: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Classes 0-5 = face 1-6, 6 = not a readable d6 face (background, off-centre, d10)."""
+    xs, ys = [], []
+    for _ in range(bs):
+        r = rng.random()
+        if r < 0.68:
+            img, b = data[rng.randrange(len(data))]
+            if not len(b):
+                continue
+            c, cx, cy, bw, bh = b[rng.randrange(len(b))]
+            die = max(bw, bh)
+            crop = crop_from(img, cx, cy, die, D6_CROP, rng.uniform(0, 360), 0.1, rng)
+            label = int(c)
+        elif r < 0.78:
+            v = rng.randrange(1, 7)
+            crop = synth.render_numeral_d6(v, rng, D6_CROP)
+            label = v - 1
+        elif r < 0.84:
+            crop = synth.render_ten_sided(rng.randrange(10), rng, D6_CROP,
+                                          percentile=rng.random() < 0.4)
+            label = 6
+        else:
+            img, b = data[rng.randrange(len(data))]
+            die = float(np.median(np.maximum(b[:, 3], b[:, 4]))) if len(b) else 40.0
+            for _ in range(20):
+                if len(b) and rng.random() < 0.5:
+                    # Off-centre view of a die or a gap between two dice.
+                    k = rng.randrange(len(b))
+                    a = rng.uniform(0, 2 * math.pi)
+                    dist = rng.uniform(0.6, 1.0) * die
+                    cx, cy = b[k, 1] + math.cos(a) * dist, b[k, 2] + math.sin(a) * dist
+                else:
+                    cx = rng.uniform(die, img.shape[1] - die)
+                    cy = rng.uniform(die, img.shape[0] - die)
+                dists = np.hypot(b[:, 1] - cx, b[:, 2] - cy) if len(b) else np.array([1e9])
+                if dists.min() > 0.55 * die:
+                    break
+            crop = crop_from(img, cx, cy, die, D6_CROP, rng.uniform(0, 360), 0.1, rng)
+            label = 6
+        crop = resize_sample(degrade(colour_jitter(crop, rng, 0.3), rng), rng, D6_CROP)
+        xs.append(crop)
+        ys.append(label)
+    return normalise_crop_batch(np.stack(xs)), np.array(ys, np.int64)
+
+
+def digits_batch(
+    data: list[tuple[np.ndarray, np.ndarray]], rng: random.Random, bs: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Classes 0-9 = d10 digit, 10-19 = percentile tens (00-90), 20 = not a ten-sided face."""
+    xs, ys = [], []
+    for _ in range(bs):
+        r = rng.random()
+        if r < 0.45:
+            v = rng.randrange(10)
+            crop = synth.render_ten_sided(v, rng, DIGIT_CROP)
+            label = v
+        elif r < 0.8:
+            v = rng.randrange(10)
+            crop = synth.render_ten_sided(v, rng, DIGIT_CROP, percentile=True)
+            label = 10 + v
+        else:
+            img, b = data[rng.randrange(len(data))]
+            if len(b) and rng.random() < 0.7:
+                c, cx, cy, bw, bh = b[rng.randrange(len(b))]
+                die = max(bw, bh)
+            else:
+                die = 40.0
+                cx = rng.uniform(die, img.shape[1] - die)
+                cy = rng.uniform(die, img.shape[0] - die)
+            crop = crop_from(img, cx, cy, die, DIGIT_CROP, rng.uniform(0, 360), 0.1, rng)
+            if rng.random() < 0.3:
+                crop = synth.render_numeral_d6(rng.randrange(1, 7), rng, DIGIT_CROP)
+            label = 20
+        crop = resize_sample(degrade(colour_jitter(crop, rng, 0.3), rng), rng, DIGIT_CROP)
+        xs.append(crop)
+        ys.append(label)
+    return normalise_crop_batch(np.stack(xs)), np.array(ys, np.int64)
+
+
+def train_classifier(which: str, minutes: float, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    data = load_train()
+    if which == "d6":
+        net, batch, n_in, name = Classifier(7), d6_batch, D6_CROP, "d6.onnx"
+    else:
+        net, batch, n_in, name = Classifier(21), digits_batch, DIGIT_CROP, "digits.onnx"
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    t0 = time.time()
+    total = minutes * 60
+    step = 0
+    acc_hist: list[float] = []
+    while time.time() - t0 < total:
+        frac = (time.time() - t0) / total
+        for gparam in opt.param_groups:
+            gparam["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * frac))
+        x, y = batch(data, rng, 64)
+        logits, _ = net(torch.from_numpy(x))
+        loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        acc_hist.append(float((logits.argmax(1).numpy() == y).mean()))
+        step += 1
+        if step % 100 == 0:
+            print(f"{which} step {step} t={time.time() - t0:.0f}s loss {loss.item():.3f} "
+                  f"acc {np.mean(acc_hist[-100:]):.3f}", flush=True)
+    export(net, MODEL_DIR / name, (1, 3, n_in, n_in), dynamic=False, two_outputs=True)
+
+
+def export(
+    net: nn.Module, path: Path, shape: tuple[int, int, int, int], dynamic: bool,
+    two_outputs: bool = False,
+) -> None:
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    axes = {"x": {0: "b", 2: "h", 3: "w"}} if dynamic else {"x": {0: "b"}}
+    outs = ["logits", "embed"] if two_outputs else ["y"]
+    torch.onnx.export(net, torch.zeros(shape), str(path), dynamo=False, input_names=["x"],
+                      output_names=outs, dynamic_axes=axes, opset_version=13)
+    print(f"wrote {path} ({path.stat().st_size} bytes)", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("which", choices=["det", "d6", "digits"])
+    ap.add_argument("--minutes", type=float, default=None)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    if a.which == "det":
+        train_detector(a.minutes or 15, a.seed)
+    else:
+        train_classifier(a.which, a.minutes or 6, a.seed + 1)
+
+
+if __name__ == "__main__":
+    main()
