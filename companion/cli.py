@@ -281,7 +281,26 @@ def _demo(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Commands whose modules pull in OpenCV or probe hardware: loaded only when asked for,
+# so `companion run` starts fast on a Pi Zero.
+EXTENSIONS = {
+    "dice": ("companion.vision.cli", "read, benchmark, calibrate and teach the dice reader"),
+    "chips": ("companion.chips.cli", "enroll, list and print activation chips"),
+    "doctor": ("companion.doctor", "check the hardware, config and journal"),
+}
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    words = iter(argv)
+    for word in words:
+        if word == "--log-level":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Referee box for historical miniatures wargames."
     )
@@ -361,25 +380,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dice", required=True, help="the dice, comma separated, e.g. 6,5,1")
     p.add_argument("--json", action="store_true")
 
-    for module in ("companion.vision.cli", "companion.chips.cli", "companion.doctor"):
-        _add_optional_commands(module, sub)
+    wanted = _command_word(argv)
+    for name, (module, text) in EXTENSIONS.items():
+        if wanted == name:
+            import importlib
+
+            importlib.import_module(module).add_commands(sub)
+        else:
+            sub.add_parser(name, help=text, description=text, add_help=False)
     return parser
 
 
-def _add_optional_commands(module: str, sub: Any) -> None:
-    import importlib
-
-    try:
-        loaded = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return
-    loaded.add_commands(sub)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:

@@ -81,6 +81,7 @@ SCHEMA: dict[str, dict[str, _Spec]] = {
     "chips": {
         "reader": ("sim", ("sim", "usb-hid", "rc522", "pn532-spi", "pn532-i2c", "aruco")),
         "device": ("", str),  # usb-hid: /dev/input/by-id/... (empty: first HID reader found)
+        "hid_decimal_order": ("little", ("little", "big")),  # how decimal-typing readers order UID bytes
         "spi_bus": (0, (0, 1)),
         "spi_device": (0, (0, 1)),  # chip select: CE0 for the RC522
         "rst_pin": (25, (2, 27)),

@@ -655,4 +655,4 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
         help=f"config file (default: ${config_module.CONFIG_ENV} or "
         f"{config_module.DEFAULT_PATH})",
     )
-    parser.set_defaults(handler=handle)
+    parser.set_defaults(func=handle)

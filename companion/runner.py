@@ -157,6 +157,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         box.post(DeviceFault(device, message))
     threads = _start_inputs(cfg, box, stopper) if is_pi else []
     box.start()
+    if ack:
+        print(f"resumed {session.record.events} {session.record.fingerprint()}", flush=True)
     notifier.send("READY=1")
     notifier.send(f"STATUS=refereeing {session.ruleset.title}")
     acked = 0
@@ -185,7 +187,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 print(f"ack {box.acknowledged[acked]}", flush=True)
                 acked += 1
             now = time.monotonic()
-            if now - last_watchdog > 5.0:
+            if now - last_watchdog > 5.0:  # the unit's WatchdogSec is 30
                 notifier.send("WATCHDOG=1")
                 last_watchdog = now
             if args.max_inputs and inputs >= args.max_inputs:
@@ -263,18 +265,37 @@ def _keyboard(box: Box, key_to_press: Callable[[str], Any], stopper: Stopper) ->
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
+class LatestFrame:
+    """The camera's newest frame, shared with the ArUco chip reader."""
+
+    def __init__(self) -> None:
+        self.frame: Any = None
+        self.lock = threading.Lock()
+
+    def put(self, frame: Any) -> None:
+        with self.lock:
+            self.frame = frame
+
+    def get(self) -> Any:
+        with self.lock:
+            return self.frame
+
+
 def _start_inputs(cfg: Config, box: Box, stopper: Stopper) -> list[threading.Thread]:
     """Reader and camera threads: they post to the box and retry failed devices."""
+    latest = LatestFrame()
     threads = [
-        threading.Thread(target=_chip_loop, args=(cfg, box, stopper), name="chips", daemon=True),
-        threading.Thread(target=_camera_loop, args=(cfg, box, stopper), name="camera", daemon=True),
+        threading.Thread(target=_chip_loop, args=(cfg, box, stopper, latest), name="chips",
+                         daemon=True),
+        threading.Thread(target=_camera_loop, args=(cfg, box, stopper, latest), name="camera",
+                         daemon=True),
     ]
     for thread in threads:
         thread.start()
     return threads
 
 
-def _chip_loop(cfg: Config, box: Box, stopper: Stopper) -> None:
+def _chip_loop(cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame) -> None:
     from companion.chips import ChipRegistry, DrawDetector, open_reader
 
     settings = cfg["chips"]
@@ -283,7 +304,7 @@ def _chip_loop(cfg: Config, box: Box, stopper: Stopper) -> None:
     while not stopper.event.is_set():
         try:
             registry = ChipRegistry.load(registry_path)
-            reader = open_reader(settings["reader"], settings)
+            reader = open_reader(settings["reader"], settings, camera_frames=latest.get)
         except CompanionError as exc:
             box.post(DeviceFault("chip reader", str(exc)))
             stopper.event.wait(10.0)
@@ -305,7 +326,7 @@ def _chip_loop(cfg: Config, box: Box, stopper: Stopper) -> None:
             reader.close()
 
 
-def _camera_loop(cfg: Config, box: Box, stopper: Stopper) -> None:
+def _camera_loop(cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame) -> None:
     from companion.ports.camera import open_camera
     from companion.vision_bridge import reading_to_seen, settle_detector
 
@@ -321,6 +342,7 @@ def _camera_loop(cfg: Config, box: Box, stopper: Stopper) -> None:
         try:
             while not stopper.event.is_set():
                 frame = camera.capture()
+                latest.put(frame)
                 reading = detector.feed(frame, time.monotonic())
                 if reading is not None:
                     box.post(reading_to_seen(reading))

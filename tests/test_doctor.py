@@ -69,7 +69,7 @@ def by_name(results: list[Check]) -> dict[str, Check]:
 
 def test_desktop_reports_hardware_absent_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     args = parse(["doctor"])
-    assert args.handler(args) == 0
+    assert args.func(args) == 0
     out = capsys.readouterr().out
     assert "Traceback" not in out
     assert "absent" in out
@@ -78,7 +78,7 @@ def test_desktop_reports_hardware_absent_and_exits_0(capsys: pytest.CaptureFixtu
 
 def test_desktop_json(capsys: pytest.CaptureFixture[str]) -> None:
     args = parse(["doctor", "--json"])
-    assert args.handler(args) == 0
+    assert args.func(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exit_code"] == 0
     names = {c["name"] for c in data["checks"]}
@@ -150,7 +150,7 @@ def test_bad_config_fails_without_traceback(
     config = tmp_path / "bad.toml"
     config.write_text("[display]\ni2c_address = 999\n")
     args = parse(["doctor", "--config", str(config)])
-    assert args.handler(args) == 1
+    assert args.func(args) == 1
     out = capsys.readouterr().out
     assert "i2c_address" in out and "Traceback" not in out
 
@@ -159,7 +159,7 @@ def test_missing_config_file_named_explicitly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = parse(["doctor", "--config", str(tmp_path / "nope.toml")])
-    assert args.handler(args) == 1
+    assert args.func(args) == 1
     assert "not found" in capsys.readouterr().out
 
 
@@ -199,7 +199,7 @@ def test_a_crashing_check_is_reported_not_raised(
 
     monkeypatch.setattr(doctor, "check_disk", boom)
     args = parse(["doctor"])
-    assert args.handler(args) == 1
+    assert args.func(args) == 1
     out = capsys.readouterr().out
     assert "kaboom" in out and "Traceback" not in out
 
@@ -222,6 +222,6 @@ def test_on_a_real_pi(capsys: pytest.CaptureFixture[str]) -> None:
     assert os.path.exists("/proc/device-tree/model")
     config = os.environ.get("COMPANION_CONFIG", "/etc/companion/companion.toml")
     args = parse(["doctor", "--config", config])
-    code = args.handler(args)
+    code = args.func(args)
     out = capsys.readouterr().out
     assert code == 0, out

@@ -10,6 +10,7 @@ import argparse
 import functools
 import json
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from companion.chips.aruco import DICTIONARY_SIZE
 from companion.chips.base import (
     ChipReader,
     DrawDetector,
+    TagRead,
     UidError,
     aruco_marker_id,
     aruco_uid,
@@ -72,12 +74,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
         action="store_true",
         help="let two chips share a name (a spare chip for the same unit)",
     )
-    enroll.set_defaults(handler=cmd_enroll)
+    enroll.set_defaults(func=cmd_enroll)
 
     listing = sub.add_parser("list", help="show the enrolled chips")
     _registry_arg(listing)
     listing.add_argument("--json", action="store_true", help="machine-readable output")
-    listing.set_defaults(handler=cmd_list)
+    listing.set_defaults(func=cmd_list)
 
     printing = sub.add_parser(
         "print",
@@ -104,7 +106,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     printing.add_argument(
         "--diameter-mm", type=float, default=DEFAULT_DIAMETER_MM, help="sticker size (39)"
     )
-    printing.set_defaults(handler=cmd_print)
+    printing.set_defaults(func=cmd_print)
 
 
 def _registry_arg(parser: argparse.ArgumentParser) -> None:
@@ -280,12 +282,13 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     out, inp = sys.stdout, sys.stdin
     reader: ChipReader | None = None
     next_uid: Callable[[str], str | None]
+    settle: Callable[[], None] = _nothing
     if kind == "sim":
         next_uid = functools.partial(_typed_uid, inp=inp, out=out)
     else:
         reader = open_reader(kind, cfg["chips"])
-        detector = DrawDetector(float(cfg["chips"]["repeat_seconds"]))
-        next_uid = functools.partial(_presented_uid, reader=reader, detector=detector, out=out)
+        chips = _PresentedChips(reader, DrawDetector(float(cfg["chips"]["repeat_seconds"])), out)
+        next_uid, settle = chips.next, chips.settle
     out.write(f"Enrolling chips into {path} (reader: {kind}).\n")
     enrolled = 0
     try:
@@ -313,6 +316,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
                 if answer is None:
                     break
                 name, role = answer
+            settle()  # after the prompt: the chip still on the reader is the same draw
             try:
                 registry = registry.enroll(uid, name, role, allow_same_name=args.allow_same_name)
             except ChipRegistryError as exc:
@@ -332,6 +336,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nothing() -> None:
+    """Typed ids need no settling: nothing repeats them."""
+
+
 def _typed_uid(prompt: str, inp: TextIO, out: TextIO) -> str | None:
     while True:
         out.write(f"{prompt}: type its id (empty line to finish): ")
@@ -346,19 +354,36 @@ def _typed_uid(prompt: str, inp: TextIO, out: TextIO) -> str | None:
             out.write(f"  {exc}\n")
 
 
-def _presented_uid(
-    prompt: str, reader: ChipReader, detector: DrawDetector, out: TextIO
-) -> str | None:
-    # Reads queued while we waited for typing are stale: drop them, and let them
-    # refresh the detector so a chip still lying on the reader is not a new draw.
-    while (stale := reader.poll(0)) is not None:
-        detector.feed(stale)
-    out.write(f"{prompt} (Ctrl-C to finish)...\n")
-    out.flush()
-    while True:
-        read = reader.poll(0.25)
-        if read is not None and detector.feed(read) is not None:
-            return read.uid
+class _PresentedChips:
+    """Chips presented to a real reader, one draw at a time.
+
+    While the referee types a name the chip often stays on the reader: a USB reader
+    queues its repeats and an RC522 sees it again at the next poll. `settle()` after
+    each prompt counts the chip as seen until now, so those reads are the same draw,
+    not the next chip (which would otherwise be enrolled under the next name).
+    """
+
+    def __init__(self, reader: ChipReader, detector: DrawDetector, out: TextIO) -> None:
+        self._reader = reader
+        self._detector = detector
+        self._out = out
+        self._last: TagRead | None = None
+        self._read_at = 0.0
+
+    def next(self, prompt: str) -> str | None:
+        self._out.write(f"{prompt} (Ctrl-C to finish)...\n")
+        self._out.flush()
+        while True:
+            read = self._reader.poll(0.25)
+            if read is not None and self._detector.feed(read) is not None:
+                self._last, self._read_at = read, time.monotonic()
+                return read.uid
+
+    def settle(self) -> None:
+        if self._last is not None:
+            waited = time.monotonic() - self._read_at
+            last = self._last
+            self._detector.feed(TagRead(last.uid, last.reader, last.timestamp + waited))
 
 
 def _ask_name_role(

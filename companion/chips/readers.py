@@ -32,7 +32,10 @@ def open_reader(
     if kind == "usb-hid":
         from companion.chips.hid import open_usb_hid
 
-        return open_usb_hid(str(_setting(settings, "device")))
+        return open_usb_hid(
+            str(_setting(settings, "device")),
+            decimal_order=str(_setting(settings, "hid_decimal_order")),
+        )
     if kind == "rc522":
         from companion.chips.rc522 import open_rc522
 

@@ -80,6 +80,11 @@ class Sounder:
             tone = Tone.from_frequency(tone.frequency * 2.0**self.octave_shift)
         return tone
 
+    def wait(self, timeout: float = 5.0) -> None:
+        """Let the current tune finish (tests; shutting down politely)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
     def _cancel(self) -> None:
         if self._thread is not None and self._thread.is_alive():
             self._stop.set()

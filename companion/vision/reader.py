@@ -97,6 +97,32 @@ class DiceReader:
         dice, unreadable = self._read_candidates(frame, cands, tray)
         return FrameReading(tuple(dice), tuple(unreadable), (time.perf_counter() - t0) * 1000)
 
+    def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
+        """(box, detector score) of every die-like object, before any reading or refusal."""
+        frame = self._normalise_light(check_frame(frame_bgr))
+        h, w = frame.shape[:2]
+        cands = self._detect_all(frame, self.calibration.scaled_tray(w, h),
+                                 self.calibration.scaled_die_px(w, h))
+        return [(_clip_box(c.box, w, h), c.score) for c in cands]
+
+    def embed_dice(
+        self, frame_bgr: np.ndarray, min_score: float = 0.5
+    ) -> list[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]]:
+        """For teaching logo faces: (box, 4x64 embeddings at quarter turns, crop) per die."""
+        frame = self._normalise_light(check_frame(frame_bgr))
+        h, w = frame.shape[:2]
+        cands = self._detect_all(frame, self.calibration.scaled_tray(w, h),
+                                 self.calibration.scaled_die_px(w, h))
+        out = []
+        for c in cands:
+            if c.score < min_score:
+                continue
+            crop = _crop(frame, c, D6_CROP)
+            turns = np.stack([np.rot90(crop, k) for k in range(4)])
+            _, emb = self.models.classify_d6(normalise_crop_batch(turns))
+            out.append((_clip_box(c.box, w, h), emb, _crop(frame, c, 96)))
+        return out
+
     # ------------------------------------------------------------------ steps
 
     def _normalise_light(self, frame: np.ndarray) -> np.ndarray:

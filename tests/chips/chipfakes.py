@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from collections.abc import Iterable
@@ -32,7 +33,9 @@ class FakeEvent:
 
 def key_events(text: str, *, enter: bool = True, shift_letters: bool = False) -> list[FakeEvent]:
     """What a keyboard-wedge reader emits for `text`: down/up per key, SYN after each."""
-    codes = {v: k for k, v in hid.KEY_CHARS.items() if k not in (71, 72, 73, 75, 76, 77, 79, 80, 81, 82)}
+    codes = {
+        v: k for k, v in hid.KEY_CHARS.items() if k not in (71, 72, 73, 75, 76, 77, 79, 80, 81, 82)
+    }
     events: list[FakeEvent] = []
     for ch in text.upper():
         code = codes[ch]
@@ -51,8 +54,12 @@ def key_events(text: str, *, enter: bool = True, shift_letters: bool = False) ->
 class FakeInputDevice:
     """evdev.InputDevice as the reader uses it."""
 
-    def __init__(self, path: str = "/dev/input/event7", name: str = "IC Reader IC Reader",
-                 grab_error: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str = "/dev/input/event7",
+        name: str = "IC Reader IC Reader",
+        grab_error: int | None = None,
+    ) -> None:
         self.path = path
         self.name = name
         self.grabbed = False
@@ -82,10 +89,8 @@ class FakeInputDevice:
         os.write(self._w, b"x")
 
     def read(self) -> Iterable[FakeEvent]:
-        try:
+        with contextlib.suppress(BlockingIOError):
             os.read(self._r, 4096)
-        except BlockingIOError:
-            pass
         if not self._queue:
             raise BlockingIOError(errno.EAGAIN, "no events")
         events, self._queue = self._queue, []
@@ -139,14 +144,17 @@ class Tag:
                 self.state = "IDLE"  # unexpected here: back to IDLE, no answer
             return None
         levels = self._levels()
-        if self.state == "READY" and len(frame) == 2 and frame[1] == 0x20:
-            if frame[0] == (0x93, 0x95, 0x97)[self.level]:
-                part = levels[self.level]
-                return [*part, part[0] ^ part[1] ^ part[2] ^ part[3]]
+        cascade = (0x93, 0x95, 0x97)[self.level]
+        if self.state == "READY" and frame == [cascade, 0x20]:
+            part = levels[self.level]
+            return [*part, part[0] ^ part[1] ^ part[2] ^ part[3]]
         if self.state == "READY" and len(frame) == 9 and frame[1] == 0x70:
             part = levels[self.level]
-            ok = (frame[0] == (0x93, 0x95, 0x97)[self.level] and frame[2:6] == part
-                  and bytes(frame[7:]) == crc_a(frame[:7]))
+            ok = (
+                frame[0] == (0x93, 0x95, 0x97)[self.level]
+                and frame[2:6] == part
+                and bytes(frame[7:]) == crc_a(frame[:7])
+            )
             if ok:
                 last = self.level == len(levels) - 1
                 sak = (0x00 if len(self.uid) == 7 else 0x08) if last else 0x04
@@ -155,7 +163,11 @@ class Tag:
                 else:
                     self.level += 1
                 return [sak, *crc_a([sak])]
-        if self.state == "ACTIVE" and frame[:2] == [0x50, 0x00] and bytes(frame[2:]) == crc_a([0x50, 0]):
+        if (
+            self.state == "ACTIVE"
+            and frame[:2] == [0x50, 0x00]
+            and bytes(frame[2:]) == crc_a([0x50, 0])
+        ):
             self.state = "HALT"
             return None
         self.state = "IDLE"  # ISO 14443-3: anything unexpected sends a tag back to IDLE
@@ -272,10 +284,7 @@ class FakePn532:
         elif cmd == 0x4A:
             assert params == b"\x01\x00"
             tag = self.tags.pop(0) if self.tags else None
-            if tag is None:
-                answer = bytes((0x4B, 0x00))
-            else:
-                answer = bytes((0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, len(tag), *tag))
+            answer = bytes((75, 0)) if tag is None else bytes((75, 1, 1, 0, 68, 0, len(tag), *tag))
         else:
             answer = bytes((0x7F,))
         out = frame(answer)

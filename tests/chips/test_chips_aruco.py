@@ -22,7 +22,7 @@ from companion.chips.sheet import (
 def scene(sticker: np.ndarray, angle: float, scale: float, blur: float) -> np.ndarray:
     """The sticker on a mid-grey table, turned, scaled and out of focus."""
     size = int(sticker.shape[0] * scale * 1.6) + 40
-    canvas = np.full((size, size), 110, np.uint8)
+    canvas: np.ndarray = np.full((size, size), 110, np.uint8)
     small = cv2.resize(sticker, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     y = x = (size - small.shape[0]) // 2
     canvas[y : y + small.shape[0], x : x + small.shape[1]] = small
@@ -51,9 +51,11 @@ def test_sticker_read_under_rotation_scale_blur(
 def test_sticker_read_in_perspective_with_noise(sticker17: np.ndarray) -> None:
     image = scene(sticker17, 30, 0.6, 1.0)
     h, w = image.shape
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[w * 0.1, h * 0.05], [w * 0.85, 0], [w, h], [0, h * 0.9]])
-    tilted = cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (w, h), borderValue=110)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    dst = np.array([[w * 0.1, h * 0.05], [w * 0.85, 0], [w, h], [0, h * 0.9]], dtype=np.float32)
+    tilted = cv2.warpPerspective(
+        image, cv2.getPerspectiveTransform(src, dst), (w, h), borderValue=110
+    )
     noise = np.random.default_rng(3).normal(0, 8, tilted.shape)
     noisy = np.clip(tilted + noise, 0, 255).astype(np.uint8)
     assert [s.uid for s in detect_markers(cv2.cvtColor(noisy, cv2.COLOR_GRAY2BGR))] == ["ARUCO-17"]

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -54,8 +56,12 @@ def test_same_chip_after_a_gap_is_a_new_draw() -> None:
 
 def test_two_chips_interleaved_are_two_draws() -> None:
     detector = DrawDetector()
-    seq = [TagRead("AAAAAAAA", "sim", 0.0), TagRead("BBBBBBBB", "sim", 0.1),
-           TagRead("AAAAAAAA", "sim", 0.2), TagRead("BBBBBBBB", "sim", 0.3)]
+    seq = [
+        TagRead("AAAAAAAA", "sim", 0.0),
+        TagRead("BBBBBBBB", "sim", 0.1),
+        TagRead("AAAAAAAA", "sim", 0.2),
+        TagRead("BBBBBBBB", "sim", 0.3),
+    ]
     assert [r.uid for r in seq if detector.feed(r)] == ["AAAAAAAA", "BBBBBBBB"]
 
 
@@ -77,7 +83,7 @@ def test_draw_count_matches_gaps(gaps: list[float], repeat: float) -> None:
         t += gap
         times.append(t)
     draws = sum(1 for r in reads("A1B2C3D4", times) if detector.feed(r))
-    expected = 1 + sum(1 for a, b in zip(times, times[1:], strict=False) if b - a > repeat)
+    expected = 1 + sum(1 for a, b in itertools.pairwise(times) if b - a > repeat)
     assert draws == expected
 
 

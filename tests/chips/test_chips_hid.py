@@ -20,7 +20,10 @@ from companion.chips.hid import HidLineParser, UsbHidReader, parse_line
         ("3569595041", "A1B2C3D4"),
         ("0000000001", "01000000"),
         # 7-byte decimal (17 digits), little-endian
-        (str(int.from_bytes(bytes.fromhex("04A1B2C3D4E5F6"), "little")).zfill(17), "04A1B2C3D4E5F6"),
+        (
+            str(int.from_bytes(bytes.fromhex("04A1B2C3D4E5F6"), "little")).zfill(17),
+            "04A1B2C3D4E5F6",
+        ),
         ("12345", None),
         ("9999999999", None),  # more than 32 bits
         ("04A1B2C3D4E5", None),  # 6 bytes
@@ -115,7 +118,9 @@ def test_grab_busy_is_a_clear_error() -> None:
     assert dev.closed
 
 
-def install_fake_evdev(monkeypatch: pytest.MonkeyPatch, devices: dict[str, FakeInputDevice]) -> None:
+def install_fake_evdev(
+    monkeypatch: pytest.MonkeyPatch, devices: dict[str, FakeInputDevice]
+) -> None:
     def input_device(path: str) -> FakeInputDevice:
         if path not in devices:
             raise FileNotFoundError(path)
@@ -131,7 +136,9 @@ def install_fake_evdev(monkeypatch: pytest.MonkeyPatch, devices: dict[str, FakeI
 def test_open_reader_finds_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     keyboard = FakeInputDevice("/dev/input/event0", "AT Translated Set 2 keyboard")
     tag_reader = FakeInputDevice("/dev/input/event5", "Sycreader RFID Technology Co., Ltd")
-    install_fake_evdev(monkeypatch, {"/dev/input/event0": keyboard, "/dev/input/event5": tag_reader})
+    install_fake_evdev(
+        monkeypatch, {"/dev/input/event0": keyboard, "/dev/input/event5": tag_reader}
+    )
     reader = open_reader("usb-hid", {"device": ""})
     try:
         assert tag_reader.grabbed and not keyboard.grabbed

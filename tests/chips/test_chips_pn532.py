@@ -27,7 +27,9 @@ def test_encode_get_firmware_version_matches_the_manual() -> None:
 
 def test_decode_in_list_passive_target_with_7_byte_nfcid() -> None:
     body = bytes((0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, *NTAG))
-    raw = bytes((0x00, 0x00, 0xFF, len(body), (-len(body)) & 0xFF, *body, (-sum(body)) & 0xFF, 0x00))
+    raw = bytes(
+        (0x00, 0x00, 0xFF, len(body), (-len(body)) & 0xFF, *body, (-sum(body)) & 0xFF, 0x00)
+    )
     answer = decode_frame(b"\x00\x00" + raw + b"\x00\x00\x00")  # padding either side
     assert answer[0] == 0x4B
     assert parse_target(answer[1:]) == NTAG
@@ -110,7 +112,7 @@ def test_noisy_repeats_are_one_draw() -> None:
 
 def test_silent_pn532_is_a_clear_error() -> None:
     fake = FakePn532(mute=True)
-    with pytest.raises(ChipReaderError, match="does not answer.*mode switches"):
+    with pytest.raises(ChipReaderError, match=r"does not answer.*mode switches"):
         spi_reader(fake)
 
 

@@ -49,7 +49,8 @@ def test_same_name_needs_permission() -> None:
     both = reg.enroll("04A1B2C3D4E5F6", "Legion 1", allow_same_name=True)
     assert both.uids_named("LEGION 1") == ("A1B2C3D4", "04A1B2C3D4E5F6")
     # Re-enrolling the same uid under its own name is not a clash.
-    assert reg.enroll("A1B2C3D4", "Legion 1", "leader").lookup("A1B2C3D4").role == "leader"
+    again = reg.enroll("A1B2C3D4", "Legion 1", "leader").lookup("A1B2C3D4")
+    assert again is not None and again.role == "leader"
 
 
 @pytest.mark.parametrize(
@@ -81,12 +82,16 @@ def test_broken_toml_names_file_and_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ('[[chip]]\nuid = "A1B2C3D4"\nname = "a"\n\n[[chip]]\nuid = "XYZ"\nname = "b"\n',
-         r"line 6 \(chip 2\).*not a chip id"),
+        (
+            '[[chip]]\nuid = "A1B2C3D4"\nname = "a"\n\n[[chip]]\nuid = "XYZ"\nname = "b"\n',
+            r"line 6 \(chip 2\).*not a chip id",
+        ),
         ('[[chip]]\nuid = "A1B2C3D4"\nname = "a"\nrole = "hero"\n', r"line 2 \(chip 1\).*hero"),
         ('[[chip]]\nuid = "A1B2C3D4"\n', r"line 2 \(chip 1\): needs name"),
-        ('[[chip]]\nuid = "A1B2C3D4"\nname = "a"\n[[chip]]\nuid = "a1b2c3d4"\nname = "b"\n',
-         r"line 5 \(chip 2\).*already enrolled by chip 1"),
+        (
+            '[[chip]]\nuid = "A1B2C3D4"\nname = "a"\n[[chip]]\nuid = "a1b2c3d4"\nname = "b"\n',
+            r"line 5 \(chip 2\).*already enrolled by chip 1",
+        ),
         ('[[chip]]\nuid = "A1B2C3D4"\nname = "a"\ncolour = "red"\n', "unknown key"),
         ("version = 2\n", "version 2 is not supported"),
         ("chips = 3\n", "unknown key"),
@@ -118,12 +123,18 @@ names = st.text(
 @settings(max_examples=50, deadline=None)
 @given(
     entries=st.lists(
-        st.tuples(st.binary(min_size=7, max_size=7), names, st.sampled_from(["unit", "leader", "weapon", "special"])),
+        st.tuples(
+            st.binary(min_size=7, max_size=7),
+            names,
+            st.sampled_from(["unit", "leader", "weapon", "special"]),
+        ),
         max_size=8,
         unique_by=lambda e: e[0],
     )
 )
-def test_round_trip_any_names(tmp_path_factory: pytest.TempPathFactory, entries: list[tuple[bytes, str, str]]) -> None:
+def test_round_trip_any_names(
+    tmp_path_factory: pytest.TempPathFactory, entries: list[tuple[bytes, str, str]]
+) -> None:
     reg = ChipRegistry()
     for uid, name, role in entries:
         reg = reg.enroll(uid.hex(), name, role, allow_same_name=True)

@@ -19,8 +19,9 @@ class VirtualClock:
 
 def test_script_runs_in_virtual_time() -> None:
     clock = VirtualClock()
-    reader = SimReader(["a1b2c3d4", (2.0, "04A1B2C3D4E5F6"), (0.5, "aruco-3")],
-                       clock=clock, sleep=clock.sleep)
+    reader = SimReader(
+        ["a1b2c3d4", (2.0, "04A1B2C3D4E5F6"), (0.5, "aruco-3")], clock=clock, sleep=clock.sleep
+    )
     first = reader.poll(1.0)
     assert first is not None and (first.uid, first.timestamp) == ("A1B2C3D4", 0.0)
     assert reader.poll(1.0) is None and clock.now == 1.0

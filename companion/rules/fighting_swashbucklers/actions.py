@@ -24,10 +24,8 @@ from companion.rules.core import (
 )
 from companion.rules.fighting_swashbucklers import command, fire, melee, morale, rally, tables
 from companion.rules.fighting_swashbucklers.dice import (
-    D10_EACH,
     DOUBLE_ZERO_IS_100,
     DOUBLE_ZERO_READINGS,
-    PERCENT_EACH,
     d10_request,
     percentile_request,
     percentile_values,
@@ -89,22 +87,37 @@ def _d10(request: RollRequest, dice: Sequence[int]) -> int:
     return dice[0]
 
 
+def _fold(label: str, counts: dict[tuple[int, frozenset[str]], int], total: int) -> Odds:
+    """Odds from whole-number counts of equally likely results (exact, and fast)."""
+    headline: dict[int, int] = {}
+    effects: dict[str, int] = {}
+    for (value, names), n in counts.items():
+        headline[value] = headline.get(value, 0) + n
+        for name in names:
+            effects[name] = effects.get(name, 0) + n
+    return Odds(
+        label,
+        {v: Fraction(n, total) for v, n in sorted(headline.items())},
+        {e: Fraction(n, total) for e, n in sorted(effects.items())},
+    )
+
+
 def _over_percentile(
     params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]
 ) -> Odds:
-    weighted: Weighted = []
+    counts: dict[tuple[int, frozenset[str]], int] = {}
     for value in percentile_values(_str(params, "double_zero")):
-        headline, effects = fn(value)
-        weighted.append((PERCENT_EACH, headline, effects))
-    return odds_from_outcomes(label, weighted)
+        key = fn(value)
+        counts[key] = counts.get(key, 0) + 1
+    return _fold(label, counts, 100)
 
 
 def _over_d10(label: str, fn: Callable[[int], tuple[int, frozenset[str]]]) -> Odds:
-    weighted: Weighted = []
+    counts: dict[tuple[int, frozenset[str]], int] = {}
     for die in range(10):
-        headline, effects = fn(die)
-        weighted.append((D10_EACH, headline, effects))
-    return odds_from_outcomes(label, weighted)
+        key = fn(die)
+        counts[key] = counts.get(key, 0) + 1
+    return _fold(label, counts, 10)
 
 
 # ------------------------------------------------------------ command points
@@ -667,13 +680,13 @@ def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 def _pair_odds(params: Params) -> Odds:
     a, d = _factor(params, "attacker"), _factor(params, "defender")
-    weighted: Weighted = []
-    each = Fraction(1, 100)
+    counts: dict[tuple[int, frozenset[str]], int] = {}
     for x in range(10):
         for y in range(10):
             r = melee.pair_result(a, d, x, y)
-            weighted.append((each, WINNER_NUMBERS[r.winner], _pair_effects(r)))
-    return odds_from_outcomes(WINNER_LABEL, weighted)
+            key = (WINNER_NUMBERS[r.winner], _pair_effects(r))
+            counts[key] = counts.get(key, 0) + 1
+    return _fold(WINNER_LABEL, counts, 100)
 
 
 MELEE_PARAMS = (*_side_params("attacker"), *_side_params("defender"), COMMANDER_FACTOR)

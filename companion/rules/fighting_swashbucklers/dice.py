@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from companion.rules.core import DiceGroup, DieKind, RollRequest, percentile_value
 
@@ -23,6 +24,7 @@ def read_percentile(tens: int, units: int, double_zero: str) -> int:
     return percentile_value(tens, units, zero_zero_is_100=double_zero == DOUBLE_ZERO_IS_100)
 
 
+@lru_cache(maxsize=4)
 def percentile_values(double_zero: str) -> tuple[int, ...]:
     """The hundred equally likely readings of a percentile roll."""
     return tuple(read_percentile(t, u, double_zero) for t in range(10) for u in range(10))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from companion.rules.fighting_swashbucklers import tables
 
@@ -120,6 +121,13 @@ PairKey = tuple[int, bool, bool]
 
 def pair_distribution(attacker_factor: int, defender_factor: int) -> dict[PairKey, Fraction]:
     """Exact chances of one pairing's result over the 100 pairs of d10 faces."""
+    return dict(_pair_distribution(attacker_factor, defender_factor))
+
+
+@lru_cache(maxsize=256)
+def _pair_distribution(
+    attacker_factor: int, defender_factor: int
+) -> tuple[tuple[PairKey, Fraction], ...]:
     out: dict[PairKey, Fraction] = {}
     each = Fraction(1, 100)
     for a in range(10):
@@ -131,13 +139,20 @@ def pair_distribution(attacker_factor: int, defender_factor: int) -> dict[PairKe
                 r.winner == DEFENDER and r.routed,
             )
             out[key] = out.get(key, Fraction(0)) + each
-    return out
+    return tuple(sorted(out.items()))
 
 
 def round_distribution(
     pairs: int, attacker_factor: int, defender_factor: int
 ) -> dict[PairKey, Fraction]:
     """(pairs won by the attacker, any defender routed, any attacker routed): exact DP."""
+    return dict(_round_distribution(pairs, attacker_factor, defender_factor))
+
+
+@lru_cache(maxsize=1024)
+def _round_distribution(
+    pairs: int, attacker_factor: int, defender_factor: int
+) -> tuple[tuple[PairKey, Fraction], ...]:
     one = pair_distribution(attacker_factor, defender_factor)
     out: dict[PairKey, Fraction] = {(0, False, False): Fraction(1)}
     for _ in range(pairs):
@@ -147,4 +162,4 @@ def round_distribution(
                 key = (wins + w, dr or d, ar or a)
                 nxt[key] = nxt.get(key, Fraction(0)) + p * q
         out = nxt
-    return out
+    return tuple(sorted(out.items()))

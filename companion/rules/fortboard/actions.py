@@ -61,9 +61,7 @@ def _one_d6(label: str, meaning: str, reason: str) -> RollRequest:
     return RollRequest(reason, (DiceGroup(D6, 1, label, meaning),))
 
 
-def _single_die_odds(
-    label: str, resolve: Sequence[tuple[int, frozenset[str]]]
-) -> Odds:
+def _single_die_odds(label: str, resolve: Sequence[tuple[int, frozenset[str]]]) -> Odds:
     """Odds of a one-d6 roll given (headline, effects) for faces 1..6."""
     sixth = Fraction(1, 6)
     return odds_helpers.odds_from_outcomes(
@@ -120,9 +118,7 @@ def _melee_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     details = (
         f"attacker {a} + {dice[0]} = {a + dice[0]}",
         f"defender {d} + {dice[1]} = {d + dice[1]}",
-        {"attacker": "attacker wins", "defender": "defender wins", "tie": "tie: no result"}[
-            result
-        ],
+        {"attacker": "attacker wins", "defender": "defender wins", "tie": "tie: no result"}[result],
     )
     return Outcome(
         headline=(a + dice[0]) - (d + dice[1]),
@@ -221,7 +217,7 @@ MELEE_LINE = Action(
     request=_line_request,
     resolve=_line_resolve,
     odds=_line_odds,
-    examples=({"pairs": 2}, {"pairs": 3, "attacker_kind": "mounted", "defender_wounded": True}),
+    examples=({"pairs": 2}, {"pairs": 2, "attacker_kind": "mounted", "defender_wounded": True}),
 )
 
 
@@ -264,7 +260,6 @@ def _missile_odds(params: Params) -> Odds:
         odds_helpers.face_chance(D6, missiles.missile_hit_faces("crossbow", band)),
     )
     return Odds("hits", odds_helpers.add(a, c))
-
 
 
 MISSILE_FIRE = Action(
@@ -334,7 +329,9 @@ CREW_FIRE = Action(
     title="Missiles at artillery crew",
     help="Each missile figure removes a crewman of an enemy artillery piece on a 6.",
     params=(
-        Param("shooters", ParamKind.INT, "missile figures shooting", default=1, minimum=1, maximum=40),
+        Param(
+            "shooters", ParamKind.INT, "missile figures shooting", default=1, minimum=1, maximum=40
+        ),
         Param("crew", ParamKind.INT, "crewmen left on the piece", default=3, minimum=1, maximum=20),
     ),
     request=_crew_request,
@@ -363,9 +360,7 @@ ARTILLERY_TARGET = Action(
     params=(),
     request=_target_request,
     resolve=_target_resolve,
-    odds=lambda params: _single_die_odds(
-        "target number", [(f, frozenset()) for f in range(1, 7)]
-    ),
+    odds=lambda params: _single_die_odds("target number", [(f, frozenset()) for f in range(1, 7)]),
     examples=({},),
 )
 
@@ -433,8 +428,9 @@ def _structure_action(name: str, structure: str, maximum: int) -> Action:
             int(hit),
             "hits",
             effects=frozenset({"hit"}) if hit else frozenset(),
-            details=(f"{dice[0]} + {dice[1]} = {total} against {intact}: "
-                     + ("hit" if hit else "miss"),),
+            details=(
+                f"{dice[0]} + {dice[1]} = {total} against {intact}: " + ("hit" if hit else "miss"),
+            ),
             follow_up=follow,
         )
 
@@ -449,8 +445,14 @@ def _structure_action(name: str, structure: str, maximum: int) -> Action:
         title=f"Artillery or ram at a {structure}",
         help=f"2d6 must beat the {structure}'s undamaged spaces; a hit may wound a figure there.",
         params=(
-            Param("intact", ParamKind.INT, "undamaged spaces left", default=5, minimum=1,
-                  maximum=maximum),
+            Param(
+                "intact",
+                ParamKind.INT,
+                "undamaged spaces left",
+                default=5,
+                minimum=1,
+                maximum=maximum,
+            ),
             _bool_param("occupied", "figures are where the shot lands (asks the wound roll)"),
         ),
         request=request,
@@ -565,7 +567,7 @@ def _weapon_outcome(params: Params, dice: Sequence[int]) -> tuple[int, frozenset
             if melee.fight(v, ENGINE_VALUE, w, t) == melee.ATTACKER_WINS
         )
         return hits, frozenset()
-    wins, wounded, killed = wall_weapon_sequence(
+    wins, _wounded, killed = wall_weapon_sequence(
         v, _str(params, "target_kind"), _bool(params, "target_wounded"), weapon_dice, target_dice
     )
     if killed:
@@ -630,14 +632,31 @@ WALL_WEAPON = Action(
     title="Wall weapon: attempts on one figure or engine",
     help="Oil, embers or stones roll four combat attempts a firing, shared among those below.",
     params=(
-        Param("attempts", ParamKind.INT, "attempts on this target (4 shared out)", default=4,
-              minimum=1, maximum=tables.WALL_WEAPON_ATTEMPTS),
-        Param("target", ParamKind.CHOICE, "a figure below, or a ram or assault tower",
-              default="figure", choices=("figure", "engine")),
+        Param(
+            "attempts",
+            ParamKind.INT,
+            "attempts on this target (4 shared out)",
+            default=4,
+            minimum=1,
+            maximum=tables.WALL_WEAPON_ATTEMPTS,
+        ),
+        Param(
+            "target",
+            ParamKind.CHOICE,
+            "a figure below, or a ram or assault tower",
+            default="figure",
+            choices=("figure", "engine"),
+        ),
         _kind_param("target_kind", "the figure below", "infantry"),
         _bool_param("target_wounded", "the figure below carries a wound"),
-        Param("weapon_value", ParamKind.INT, "the weapon's combat value (option)", default=3,
-              minimum=0, maximum=6),
+        Param(
+            "weapon_value",
+            ParamKind.INT,
+            "the weapon's combat value (option)",
+            default=3,
+            minimum=0,
+            maximum=6,
+        ),
         *FALLEN_PARAMS,
     ),
     request=_weapon_request,
@@ -645,7 +664,7 @@ WALL_WEAPON = Action(
     odds=_weapon_odds,
     examples=(
         {"attempts": 2},
-        {"attempts": 3, "target_kind": "mounted"},
+        {"attempts": 2, "target_kind": "mounted"},
         {"attempts": 2, "target": "engine", "barracks_fallen": True},
         {"attempts": 1, "target_wounded": True},
     ),
@@ -680,8 +699,10 @@ REPLACEMENT = Action(
     odds=lambda params: _single_die_odds(
         "moved",
         [
-            (int(engines.replacement_allowed(f)),
-             frozenset({"moved"}) if engines.replacement_allowed(f) else frozenset())
+            (
+                int(engines.replacement_allowed(f)),
+                frozenset({"moved"}) if engines.replacement_allowed(f) else frozenset(),
+            )
             for f in range(1, 7)
         ],
     ),

@@ -11,9 +11,10 @@ UNLIMITED = 10_000
 
 
 def at(state: GameState, place: str, side: str | None = None) -> tuple[Figure, ...]:
-    return tuple(
-        f for f in state.figures if f.place == place and (side is None or f.side == side)
-    )
+    here = state.occupancy.get(place, ())
+    if side is None:
+        return here
+    return tuple(f for f in here if f.side == side)
 
 
 def alive(state: GameState, side: str) -> tuple[Figure, ...]:
@@ -65,6 +66,15 @@ def fort_penalty_flags(state: GameState) -> tuple[bool, bool]:
 
 def contacts(state: GameState) -> tuple[str, ...]:
     """Every melee contact on the board, in the order combat resolves them."""
+    known = state.memo.get("contacts")
+    if isinstance(known, tuple):
+        return known
+    found = _contacts(state)
+    state.memo["contacts"] = found
+    return found
+
+
+def _contacts(state: GameState) -> tuple[str, ...]:
     layout = state.layout
     out: list[str] = []
     for p in layout.places:
@@ -104,17 +114,21 @@ def contact_sides(state: GameState, contact: str) -> tuple[tuple[Figure, ...], t
 
 
 def contact_place(state: GameState, contact: str) -> str:
-    kind, _, name = contact.partition(":")
-    return name
+    return contact.partition(":")[2]
 
 
 def engaged_ids(state: GameState) -> frozenset[int]:
+    known = state.memo.get("engaged")
+    if isinstance(known, frozenset):
+        return known
     ids: set[int] = set()
     for c in contacts(state):
         a, d = contact_sides(state, c)
         ids.update(f.id for f in a)
         ids.update(f.id for f in d)
-    return frozenset(ids)
+    found = frozenset(ids)
+    state.memo["engaged"] = found
+    return found
 
 
 def safe_in_engine(state: GameState, figure: Figure) -> bool:

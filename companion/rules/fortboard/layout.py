@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from companion.rules.core import ScenarioError, ScenarioValue
 from companion.rules.fortboard import tables
@@ -52,10 +53,11 @@ class Layout:
     turn_limit: int
 
     def place(self, name: str) -> Place:
-        for p in self.places:
-            if p.name == name:
-                return p
-        raise KeyError(name)
+        return self.index[name]
+
+    @cached_property
+    def index(self) -> dict[str, Place]:
+        return {p.name: p for p in self.places}
 
     def names(self, *kinds: str) -> tuple[str, ...]:
         return tuple(p.name for p in self.places if p.kind in kinds)
@@ -117,7 +119,9 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
     """Read and check the fort layout; ScenarioError names the place and field."""
     raw_places = setup.get("places")
     if not isinstance(raw_places, list) or not raw_places:
-        raise ScenarioError("[setup]: field 'places' must list the fort's spaces ([[setup.places]])")
+        raise ScenarioError(
+            "[setup]: field 'places' must list the fort's spaces ([[setup.places]])"
+        )
     entries: list[dict[str, ScenarioValue]] = []
     for index, raw in enumerate(raw_places, start=1):
         if not isinstance(raw, dict):
@@ -199,11 +203,19 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
             raise ScenarioError(
                 f"place {place.name!r}: field 'adjacent' must include the courtyard {courtyard!r}"
             )
-    for wall in (p for p in places if p.kind == "wall"):
-        places.append(Place(f"{wall.name} {FOOT}", FOOT, 0, (), wall.name, ""))
+    for place in places:
+        if place.kind == "wall" and courtyard in place.adjacent:
+            raise ScenarioError(
+                f"place {place.name!r}: field 'adjacent' may not include the courtyard; walls "
+                "reach it only through a tower, the barracks or the stables"
+            )
+    for wall_place in [p for p in places if p.kind == "wall"]:
+        places.append(Place(f"{wall_place.name} {FOOT}", FOOT, 0, (), wall_place.name, ""))
     front = setup.get("front")
     if not isinstance(front, str) or kinds.get(front) != "wall":
-        raise ScenarioError(f"[setup]: field 'front' must name the wall with the gate, got {front!r}")
+        raise ScenarioError(
+            f"[setup]: field 'front' must name the wall with the gate, got {front!r}"
+        )
     artillery = _str_list("[setup]", setup.get("defender_artillery", []), "defender_artillery")
     if len(artillery) > 2 or len(set(artillery)) != len(artillery):
         raise ScenarioError(
@@ -214,15 +226,15 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
     raw_weapons = setup.get("wall_weapons", [])
     if not isinstance(raw_weapons, list):
         raise ScenarioError("[setup]: field 'wall_weapons' must be a list of tables")
-    for index, raw in enumerate(raw_weapons, start=1):
-        if not isinstance(raw, dict):
+    for index, raw_weapon in enumerate(raw_weapons, start=1):
+        if not isinstance(raw_weapon, dict):
             raise ScenarioError(f"[setup] wall weapon {index}: must be a table")
-        wname = _field(f"[setup] wall weapon {index}", raw, "name", str)
+        wname = _field(f"[setup] wall weapon {index}", raw_weapon, "name", str)
         where = f"wall weapon {wname!r}"
-        wall = _field(where, raw, "wall", str)
+        wall = _field(where, raw_weapon, "wall", str)
         if kinds.get(str(wall)) != "wall":
             raise ScenarioError(f"{where}: field 'wall' must name a wall, got {wall!r}")
-        wspaces = _field(where, raw, "spaces", int)
+        wspaces = _field(where, raw_weapon, "spaces", int)
         assert isinstance(wname, str) and isinstance(wall, str) and isinstance(wspaces, int)
         wall_spaces = next(p.spaces for p in places if p.name == wall)
         if not 1 <= wspaces <= wall_spaces:
@@ -232,7 +244,9 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
         weapons.append(WallWeapon(wname, wall, wspaces))
     oil = setup.get("oil_vats", 1)
     if isinstance(oil, bool) or not isinstance(oil, int) or oil < 0:
-        raise ScenarioError(f"[setup]: field 'oil_vats' must be a whole number 0 or more, got {oil!r}")
+        raise ScenarioError(
+            f"[setup]: field 'oil_vats' must be a whole number 0 or more, got {oil!r}"
+        )
     turn_limit = setup.get("turn_limit")
     if isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or not 1 <= turn_limit <= 50:
         raise ScenarioError(f"[setup]: field 'turn_limit' must be 1..50, got {turn_limit!r}")

@@ -77,9 +77,7 @@ def option_values(raw: Mapping[str, ScenarioValue]) -> dict[str, ScenarioValue]:
     out: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
     for name, value in raw.items():
         if name not in known:
-            raise ScenarioError(
-                f"[options]: unknown option {name!r}; known: {', '.join(known)}"
-            )
+            raise ScenarioError(f"[options]: unknown option {name!r}; known: {', '.join(known)}")
         option = known[name]
         if value not in option.choices or type(value) is not type(option.default):
             allowed = ", ".join(repr(c) for c in option.choices)
@@ -156,11 +154,11 @@ def check_setup(layout: Layout, units: tuple[Unit, ...], sides: tuple[str, str])
         validate_figure_place(layout, unit.name, role, unit.kind, place, unit.figures)
         filled[(place, role)] = filled.get((place, role), 0) + unit.figures
     for (place_name, role), count in filled.items():
-        place = layout.place(place_name)
-        limit = place.spaces if place.spaces else None
-        if place.kind == "tower" and role == "defender":
-            limit = min(place.spaces, tables.TOWER_DEFENDER_LIMIT)
-        if place.kind == "station" and role == "defender":
+        where = layout.place(place_name)
+        limit = where.spaces if where.spaces else None
+        if where.kind == "tower" and role == "defender":
+            limit = min(where.spaces, tables.TOWER_DEFENDER_LIMIT)
+        if where.kind == "station" and role == "defender":
             limit = None
         others = sum(c for (p, r), c in filled.items() if p == place_name and r != role)
         if limit is not None and count + others > limit:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from companion.rules.fortboard.layout import Layout
 
@@ -87,6 +88,19 @@ class GameState:
     over: bool = False
     end_reason: str = ""
     next_id: int = field(default=0)
+
+    @cached_property
+    def occupancy(self) -> dict[str, tuple[Figure, ...]]:
+        """Figures by place (computed once per state; states never change)."""
+        out: dict[str, list[Figure]] = {}
+        for f in self.figures:
+            out.setdefault(f.place, []).append(f)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def memo(self) -> dict[str, object]:
+        """Scratch space for answers derived from this state alone."""
+        return {}
 
     def option(self, name: str) -> bool | int | str:
         for k, v in self.options:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from math import comb
 
 from companion.rules.core import (
     Action,
@@ -16,7 +17,7 @@ from companion.rules.core import (
     Params,
     RollRequest,
 )
-from companion.rules.odds import category_counts, odds_from_outcomes
+from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.params import bool_param, int_param, signed, str_param
 
@@ -85,11 +86,18 @@ def rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def rally_odds(params: Params) -> Odds:
-    recover, _, removed = rally_faces(_modifier(params))
-    joint = category_counts(int_param(params, "casualties"), DieKind.D6, [recover, removed])
+    """Multinomial over (recovered, removed), counted in integers for speed."""
+    recover, stay, removed = rally_faces(_modifier(params))
+    n = int_param(params, "casualties")
+    a, b, c = len(recover), len(stay), len(removed)
+    whole = 6**n
     weighted: list[tuple[Fraction, int, frozenset[str]]] = []
-    for (up, gone), p in joint.items():
-        weighted.append((p, up, frozenset({"killed"}) if gone else frozenset()))
+    for up in range(n + 1):
+        for gone in range(n - up + 1):
+            ways = comb(n, up) * comb(n - up, gone) * a**up * c**gone * b ** (n - up - gone)
+            if ways:
+                effects = frozenset({"killed"}) if gone else frozenset()
+                weighted.append((Fraction(ways, whole), up, effects))
     return odds_from_outcomes("recovered", weighted)
 
 

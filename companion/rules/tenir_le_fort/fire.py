@@ -26,7 +26,7 @@ from companion.rules.core import (
     check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import fold_pool, odds_of, sum_2d6
+from companion.rules.tenir_le_fort.dicemath import fold_pool_ways, odds_from_ways, sum_2d6
 
 COVERS = ("none", "light", "heavy")
 
@@ -111,23 +111,22 @@ class Volley:
         return Outcome(hits, "hits", effects, tuple(lines), follow_up=follow)
 
     def odds(self) -> Odds:
-        steps: list[tuple[int, Callable[[tuple[int, int, bool], int], tuple[int, int, bool]]]] = []
+        steps: list[tuple[int, Callable[[tuple[int, bool], int], tuple[tuple[int, bool], int]]]]
+        steps = []
         for g in self.groups:
-            faces = g.hit_faces
 
-            def step(s: tuple[int, int, bool], f: int, faces: frozenset[int] = faces) -> tuple[
-                int, int, bool
-            ]:
-                return (
-                    s[0] + (f in faces),
-                    min(t.PIN_SIXES, s[1] + (f == 6)),
-                    s[2] or f in t.RECOVER_FACES,
-                )
+            def step(
+                s: tuple[int, bool], f: int, faces: frozenset[int] = g.hit_faces
+            ) -> tuple[tuple[int, bool], int]:
+                key = (min(t.PIN_SIXES, s[0] + (f == 6)), s[1] or f in t.RECOVER_FACES)
+                return key, int(f in faces)
 
             steps.append((g.count, step))
-        dist = fold_pool((0, 0, False), steps)
-        return odds_of(
-            "hits", ((p, s[0], self.effects_of(s[0], s[1], s[2])) for s, p in dist.items())
+        ways, total = fold_pool_ways((0, False), steps)
+        return odds_from_ways(
+            "hits",
+            ((w, hits, self.effects_of(hits, k[0], k[1])) for (k, hits), w in ways.items()),
+            total,
         )
 
 
@@ -311,9 +310,11 @@ def _save_resolve(p: Params, dice: Sequence[int]) -> Outcome:
 
 def _save_odds(p: Params) -> Odds:
     n = int(p["hits"])
-    dist = fold_pool(0, [(n, lambda s, f: s + (f not in t.HEAVY_COVER_SAVE))])
-    return odds_of(
-        "casualties", ((pr, v, frozenset({"killed"}) if v else frozenset()) for v, pr in dist.items())
+    ways, total = fold_pool_ways(0, [(n, lambda s, f: (0, int(f not in t.HEAVY_COVER_SAVE)))])
+    return odds_from_ways(
+        "casualties",
+        ((w, v, frozenset({"killed"}) if v else frozenset()) for (_, v), w in ways.items()),
+        total,
     )
 
 
@@ -415,18 +416,20 @@ class GunShot:
         return Outcome(hits, "hits", effects, tuple(lines), follow_up=follow)
 
     def odds(self) -> Odds:
-        def step(s: tuple[int, int, int, bool], f: int) -> tuple[int, int, int, bool]:
-            return (
-                s[0] + (f in self.hit_faces),
-                min(t.PIN_SIXES, s[1] + (f == 6)),
-                min(t.JAM_ONES, s[2] + (f == 1)),
-                s[3] or f in t.RECOVER_FACES,
+        def step(s: tuple[int, int, bool], f: int) -> tuple[tuple[int, int, bool], int]:
+            key = (
+                min(t.PIN_SIXES, s[0] + (f == 6)),
+                min(t.JAM_ONES, s[1] + (f == 1)),
+                s[2] or f in t.RECOVER_FACES,
             )
+            return key, int(f in self.hit_faces)
 
-        dist = fold_pool((0, 0, 0, False), [(self.dice, step)])
-        return odds_of("hits", (
-            (p, *self.evaluate(s[0], s[1], s[2], s[3])[:2]) for s, p in dist.items()
-        ))
+        ways, total = fold_pool_ways((0, 0, False), [(self.dice, step)])
+        out = []
+        for (k, raw), w in ways.items():
+            hits, effects, _ = self.evaluate(raw, k[0], k[1], k[2])
+            out.append((w, hits, effects))
+        return odds_from_ways("hits", out, total)
 
 
 def gun_dice(side: str, gun: str, crew: int, ammo: str) -> tuple[int, tuple[str, ...]]:

@@ -94,11 +94,16 @@ class MoveSituation:
         ordered = sorted(dice)
         kept = ordered[self.dropped :]
         total = sum(kept)
-        effects: set[str] = set()
         lines = [f"rolled {', '.join(map(str, dice))}"]
         if self.dropped:
             lines.append(f"drop the lowest {self.dropped}: keep {', '.join(map(str, kept))}")
         lines.append(f"total {total} inches")
+        return self._judge(dice, total, lines)
+
+    def _judge(
+        self, dice: Sequence[int], total: int, lines: list[str]
+    ) -> tuple[int, frozenset[str], tuple[str, ...]]:
+        effects: set[str] = set()
         moved = total
         if self.pinned:
             if any(d in t.RECOVER_FACES for d in dice):
@@ -148,7 +153,7 @@ class MoveSituation:
     def odds(self) -> Odds:
         def outcomes():  # type: ignore[no-untyped-def]
             for roll, p in sorted_rolls(self.rolled):
-                moved, effects, _ = self.evaluate(roll)
+                moved, effects, _ = self._judge(roll, sum(roll[self.dropped :]), [])
                 yield p, moved, effects
 
         return odds_of("inches", outcomes())

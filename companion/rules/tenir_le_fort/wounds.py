@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from companion.rules.core import (
     Action,
@@ -27,7 +26,7 @@ from companion.rules.core import (
     check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import fold_pool, odds_of
+from companion.rules.tenir_le_fort.dicemath import fold_pool_ways, odds_from_ways
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,13 @@ class WoundResult:
 
 
 def apply_wounds(
-    figures: int, already_wounded: int, dead: int, wounded: int, hero: str | None
+    figures: int,
+    already_wounded: int,
+    dead: int,
+    wounded: int,
+    hero: str | None,
+    *,
+    explain: bool = True,
 ) -> WoundResult:
     """Apply `dead` and `wounded` results to a unit; `hero` is the hero's own result."""
     healthy = figures - already_wounded - (1 if hero is not None else 0)
@@ -60,6 +65,8 @@ def apply_wounds(
     newly = min(wounded, healthy)
     again = min(wounded - newly, still_wounded)
     killed += again
+    if not explain:
+        return WoundResult(killed, newly, hero_killed, ())
     if dead:
         lines.append(f"{dead} dead")
     if newly:
@@ -92,8 +99,12 @@ class WoundCheck:
         return RollRequest(f"effect of {self.hits + self.hero_hit} hits on legionnaires",
                            tuple(groups))
 
-    def evaluate(self, dead: int, wounded: int, hero: str | None) -> WoundResult:
-        return apply_wounds(self.figures, self.already_wounded, dead, wounded, hero)
+    def evaluate(
+        self, dead: int, wounded: int, hero: str | None, *, explain: bool = True
+    ) -> WoundResult:
+        return apply_wounds(
+            self.figures, self.already_wounded, dead, wounded, hero, explain=explain
+        )
 
     @staticmethod
     def effects_of(r: WoundResult) -> frozenset[str]:
@@ -116,21 +127,37 @@ class WoundCheck:
         return Outcome(r.killed, "killed", self.effects_of(r), tuple(lines))
 
     def odds(self) -> Odds:
-        def step(s: tuple[int, int], f: int) -> tuple[int, int]:
+        def step(dead: int, f: int) -> tuple[int, int]:
             res = t.wound_result(f)
-            return (s[0] + (res == "dead"), s[1] + (res == "wounded"))
+            return dead + (res == "dead"), int(res == "wounded")
 
-        dist = fold_pool((0, 0), [(self.hits, step)])
-        heroes: list[tuple[str | None, Fraction]] = [(None, Fraction(1))]
+        ways, total = fold_pool_ways(0, [(self.hits, step)])
+        heroes: list[tuple[str | None, int]] = [(None, 1)]
         if self.hero_hit:
-            heroes = [("dead", Fraction(1, 6)), ("wounded", Fraction(2, 6)),
-                      ("none", Fraction(3, 6))]
+            heroes = [("dead", 1), ("wounded", 2), ("none", 3)]
+            total *= 6
+        none: frozenset[str] = frozenset()
+        names = {
+            (False, False): none,
+            (True, False): frozenset({"killed"}),
+            (False, True): frozenset({"wounded"}),
+            (True, True): frozenset({"killed", "wounded"}),
+        }
         out = []
-        for (dead, wounded), p in dist.items():
-            for hero, ph in heroes:
-                r = self.evaluate(dead, wounded, hero)
-                out.append((p * ph, r.killed, self.effects_of(r)))
-        return odds_of("killed", out)
+        for (dead, wounded), w in ways.items():
+            for hero, wh in heroes:
+                killed, newly = self.count(dead, wounded, hero)
+                out.append((w * wh, killed, names[(killed > 0, newly > 0)]))
+        return odds_from_ways("killed", out, total)
+
+    def count(self, dead: int, wounded: int, hero: str | None) -> tuple[int, int]:
+        """(killed, newly wounded): the arithmetic of `apply_wounds`, without the words."""
+        healthy = self.figures - self.already_wounded - (hero is not None)
+        dead_healthy = min(dead, healthy)
+        dead_wounded = min(dead - dead_healthy, self.already_wounded)
+        newly = min(wounded, healthy - dead_healthy)
+        again = min(wounded - newly, self.already_wounded - dead_wounded)
+        return (hero == "dead") + dead_healthy + dead_wounded + again, newly
 
 
 def check_from_params(p: Params) -> WoundCheck:

@@ -54,7 +54,10 @@ def test_broken_ground_costs_four_inches_except_skirmishers_and_tribesmen() -> N
 
 
 def test_move_never_negative() -> None:
-    assert resolve("move", [1], kind="artillery", broken_ground=True, deploying_guns=True).headline == 0
+    assert (
+        resolve("move", [1], kind="artillery", broken_ground=True, deploying_guns=True).headline
+        == 0
+    )
 
 
 def test_within_6_inches_of_enemy_only_towards_or_straight_back() -> None:
@@ -100,7 +103,9 @@ def test_difficult_target_minus_one_a_die() -> None:
 
 
 def test_difficult_target_in_cover_counts_once_unless_the_option_says() -> None:
-    assert resolve("shoot", [6, 6], figures=4, target_kind="skirmishers", in_cover=True).headline == 2
+    assert (
+        resolve("shoot", [6, 6], figures=4, target_kind="skirmishers", in_cover=True).headline == 2
+    )
     stacked = resolve(
         "shoot", [6, 6], figures=4, target_kind="skirmishers", in_cover=True, difficult_stacks=True
     )
@@ -112,8 +117,13 @@ def test_long_range_minus_one_a_die() -> None:
 
 
 def test_natural_six_option() -> None:
-    params = {"figures": 4, "range": "long", "target_kind": "cavalry", "in_cover": True,
-              "difficult_stacks": True}
+    params = {
+        "figures": 4,
+        "range": "long",
+        "target_kind": "cavalry",
+        "in_cover": True,
+        "difficult_stacks": True,
+    }
     assert resolve("shoot", [6, 6], **params).headline == 0
     assert resolve("shoot", [6, 6], natural_six=True, **params).headline == 2
 
@@ -122,7 +132,10 @@ def test_steady_cancels_a_hit_on_5_or_6_and_hits_the_commander_on_1() -> None:
     assert resolve("steady", [5], hits_taken=2).headline == 1
     assert "commander_hit" in resolve("steady", [1], hits_taken=2).effects
     assert resolve("steady", [3], hits_taken=2).headline == 0
-    assert odds("steady").effects == {"commander_hit": Fraction(1, 6), "hit_cancelled": Fraction(1, 3)}
+    assert odds("steady").effects == {
+        "commander_hit": Fraction(1, 6),
+        "hit_cancelled": Fraction(1, 3),
+    }
 
 
 def test_rally_a_die_per_casualty() -> None:
@@ -133,8 +146,10 @@ def test_rally_a_die_per_casualty() -> None:
 
 def test_rally_modifiers() -> None:
     assert resolve("rally", [4, 2], casualties=2, quality="elite").headline == 1
-    assert "killed" not in resolve("rally", [2], casualties=1, quality="elite",
-                                   leader_joined=True).effects
+    assert (
+        "killed"
+        not in resolve("rally", [2], casualties=1, quality="elite", leader_joined=True).effects
+    )
     assert "killed" in resolve("rally", [3], casualties=1, quality="poor").effects
 
 
@@ -146,9 +161,14 @@ def test_charge_dice_by_troop_type() -> None:
 
 def test_charge_modifiers() -> None:
     assert resolve("charge-dice", [4, 4], kind="infantry", figures=4, shock=True).headline == 2
-    assert resolve("charge-dice", [5, 6], kind="infantry", figures=4, enemy_in_cover=True).headline == 1
-    assert resolve("charge-dice", [5, 6], kind="cavalry", figures=2,
-                   enemy_in_square=True).headline == 1
+    assert (
+        resolve("charge-dice", [5, 6], kind="infantry", figures=4, enemy_in_cover=True).headline
+        == 1
+    )
+    assert (
+        resolve("charge-dice", [5, 6], kind="cavalry", figures=2, enemy_in_square=True).headline
+        == 1
+    )
 
 
 def test_come_on_must_roll() -> None:
@@ -171,12 +191,20 @@ def test_come_on_must_roll() -> None:
     ],
 )
 def test_charge_result(
-    att_took: int, def_took: int, att_shaken: bool, def_shaken: bool, loser: str,
-    att_moves: str, def_moves: str,
+    att_took: int,
+    def_took: int,
+    att_shaken: bool,
+    def_shaken: bool,
+    loser: str,
+    att_moves: str,
+    def_moves: str,
 ) -> None:
     result = charge_result(att_took, def_took, att_shaken, def_shaken)
     assert (result.loser, result.attacker_moves, result.defender_moves) == (
-        loser, att_moves, def_moves)
+        loser,
+        att_moves,
+        def_moves,
+    )
 
 
 def test_engineering_a_die_per_group_of_four() -> None:
@@ -195,8 +223,9 @@ def test_demolition_totals_all_charges() -> None:
     assert "breached" in resolve("demolition", [3, 3], charges=2).effects
     assert "breached" not in resolve("demolition", [6, 5], charges=2, target="large_bridge").effects
     assert "breached" in resolve("demolition", [6, 6], charges=2, target="large_bridge").effects
-    assert "breached" in resolve("demolition", [4, 5], charges=2, target="scenario",
-                                 points=9).effects
+    assert (
+        "breached" in resolve("demolition", [4, 5], charges=2, target="scenario", points=9).effects
+    )
 
 
 def test_wrong_dice_are_refused() -> None:

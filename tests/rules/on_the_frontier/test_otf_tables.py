@@ -47,7 +47,9 @@ def test_movement_table_has_exactly_the_seven_kinds() -> None:
         ("wagons", False, False, False, 0),
     ],
 )
-def test_movement_penalties(kind: str, broken: bool, deploy: bool, road: bool, penalty: int) -> None:
+def test_movement_penalties(
+    kind: str, broken: bool, deploy: bool, road: bool, penalty: int
+) -> None:
     assert move_penalty(kind, broken, deploy, road) == penalty
 
 
@@ -91,8 +93,17 @@ def test_shooting_modifier_rows(
 
 @pytest.mark.parametrize(
     ("score", "result"),
-    [(7, "recover"), (6, "recover"), (5, "recover"), (4, "try_again"), (3, "try_again"),
-     (2, "removed"), (1, "removed"), (0, "removed"), (-1, "removed")],
+    [
+        (7, "recover"),
+        (6, "recover"),
+        (5, "recover"),
+        (4, "try_again"),
+        (3, "try_again"),
+        (2, "removed"),
+        (1, "removed"),
+        (0, "removed"),
+        (-1, "removed"),
+    ],
 )
 def test_rally_row(score: int, result: str) -> None:
     assert tables.rally_result(score) == result
@@ -147,7 +158,9 @@ def test_charge_row(kind: str, per_die: int, hit_on: int) -> None:
         ("cavalry", True, True, True, -1),
     ],
 )
-def test_charge_modifier_rows(kind: str, shock: bool, cover: bool, square: bool, modifier: int) -> None:
+def test_charge_modifier_rows(
+    kind: str, shock: bool, cover: bool, square: bool, modifier: int
+) -> None:
     assert charge_modifier(kind, shock, cover, square)[0] == modifier
 
 
@@ -189,4 +202,4 @@ def test_engineering_numbers() -> None:
 def test_other_numbers() -> None:
     assert tables.NEAR_ENEMY_INCHES == 6
     assert tables.COMMANDER_AWAY_TURNS == 1
-    assert tables.DIFFICULT_TARGET_KINDS == {"skirmishers", "artillery", "cavalry"}
+    assert {"skirmishers", "artillery", "cavalry"} == tables.DIFFICULT_TARGET_KINDS

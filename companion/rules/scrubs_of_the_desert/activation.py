@@ -1,0 +1,113 @@
+"""Activation: each side tosses a d10 each time; the winner activates one unit.
+
+The side that lost adds +1 for every toss it has lost in a row; its bonus goes
+back to zero when it wins. A tie is tossed again (bonuses unchanged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+)
+from companion.rules.odds import odds_from_outcomes
+from companion.rules.scrubs_of_the_desert import tables
+from companion.rules.scrubs_of_the_desert.dice import D10_FACES, int_param
+
+FIRST_WINS = 1
+SECOND_WINS = 2
+TIE = 0
+LABEL = "side activating (0 = tie)"
+
+
+def toss_winner(first_die: int, second_die: int, first_bonus: int, second_bonus: int) -> int:
+    first = first_die + first_bonus
+    second = second_die + second_bonus
+    if first > second:
+        return FIRST_WINS
+    if second > first:
+        return SECOND_WINS
+    return TIE
+
+
+def bonuses_after(winner: int, first_bonus: int, second_bonus: int) -> tuple[int, int]:
+    """The winner's bonus drops to zero; the loser's grows by one. A tie changes nothing."""
+    if winner == FIRST_WINS:
+        return 0, second_bonus + tables.ACTIVATION_LOSS_BONUS
+    if winner == SECOND_WINS:
+        return first_bonus + tables.ACTIVATION_LOSS_BONUS, 0
+    return first_bonus, second_bonus
+
+
+PARAMS = (
+    Param("first_bonus", ParamKind.INT, "the first side's losses in a row", 0, 0, 50),
+    Param("second_bonus", ParamKind.INT, "the second side's losses in a row", 0, 0, 50),
+)
+
+
+def toss_request(params: Params) -> RollRequest:
+    a, b = int_param(params, "first_bonus"), int_param(params, "second_bonus")
+    return RollRequest(
+        "Activation toss: a d10 each, high total activates a unit",
+        (
+            DiceGroup(DieKind.D10, 1, "first side", f"0-9 (0 is zero) +{a}"),
+            DiceGroup(DieKind.D10, 1, "second side", f"0-9 (0 is zero) +{b}"),
+        ),
+    )
+
+
+def toss_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    (one,), (two,) = toss_request(params).split(dice)
+    a, b = int_param(params, "first_bonus"), int_param(params, "second_bonus")
+    winner = toss_winner(one, two, a, b)
+    line = f"first side {one}+{a} = {one + a}, second side {two}+{b} = {two + b}"
+    if winner == TIE:
+        return Outcome(
+            TIE,
+            LABEL,
+            frozenset({"tie"}),
+            (line + ": tie, toss again",),
+            follow_up=toss_request(params),
+        )
+    na, nb = bonuses_after(winner, a, b)
+    return Outcome(
+        winner,
+        LABEL,
+        details=(
+            line + f": side {winner} activates a unit",
+            f"bonuses now first +{na}, second +{nb}",
+        ),
+    )
+
+
+def toss_odds(params: Params) -> Odds:
+    a, b = int_param(params, "first_bonus"), int_param(params, "second_bonus")
+    weighted = []
+    for one in D10_FACES:
+        for two in D10_FACES:
+            w = toss_winner(one, two, a, b)
+            weighted.append((Fraction(1, 100), w, frozenset({"tie"}) if w == TIE else frozenset()))
+    return odds_from_outcomes(LABEL, weighted)
+
+
+ACTIVATION_TOSS = Action(
+    name="activation-toss",
+    title="Activation toss",
+    help="Each side rolls a d10 (0 is zero) plus +1 per toss lost in a row; the higher "
+    "activates one unit; a tie tosses again.",
+    params=PARAMS,
+    request=toss_request,
+    resolve=toss_resolve,
+    odds=toss_odds,
+    examples=({}, {"first_bonus": 2}, {"second_bonus": 9}),
+)

@@ -1,0 +1,170 @@
+"""Cannon: one d10 to hit (crew and grapeshot modifiers), then the 3" blast:
+a d10 for each figure under it, 5+ kills."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+    RulesError,
+)
+from companion.rules.scrubs_of_the_desert import tables
+from companion.rules.scrubs_of_the_desert.dice import (
+    binomial_d10,
+    bool_param,
+    faces_at_least,
+    faces_text,
+    int_param,
+    signed,
+    str_param,
+)
+
+CANNON_NAMES: tuple[str, ...] = ("french_cannon", "arab_cannon")
+
+
+def cannon_modifier(
+    crew: int, target_in_cover: bool, grapeshot: bool
+) -> tuple[int, tuple[str, ...]]:
+    crew_mod = tables.cannon_crew_modifier(crew)
+    if crew_mod is None:
+        raise RulesError(
+            f"a cannon needs at least {tables.CANNON_MIN_CREW} crew to fire, it has {crew}"
+        )
+    total = crew_mod
+    reasons = []
+    if crew_mod:
+        reasons.append(f"{crew} crew {signed(crew_mod)}")
+    if target_in_cover:
+        total += tables.TARGET_IN_COVER_MODIFIER
+        reasons.append("target in fort, building or rough -1")
+    if grapeshot:
+        total += tables.GRAPESHOT_MODIFIER
+        reasons.append('grapeshot under 6" +4')
+    return total, tuple(reasons)
+
+
+TO_HIT_PARAMS = (
+    Param("cannon", ParamKind.CHOICE, "whose cannon", "french_cannon", choices=CANNON_NAMES),
+    Param("crew", ParamKind.INT, "crew serving the gun (at least 2)", 4, 0, 12),
+    Param("range", ParamKind.CHOICE, "short or long range", "short", choices=tables.RANGES),
+    Param("target_in_cover", ParamKind.BOOL, "target in a fort, building or rough", False),
+    Param("grapeshot", ParamKind.BOOL, 'firing at under 6" (grapeshot, short range)', False),
+    Param("figures_under_blast", ParamKind.INT, 'figures under the 3" blast if it hits', 3, 1, 30),
+)
+
+
+def _to_hit_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, ...]]:
+    grapeshot = bool_param(params, "grapeshot")
+    band = str_param(params, "range")
+    if grapeshot and band != "short":
+        raise RulesError('grapeshot is fired at under 6", which is short range')
+    need = tables.hit_number(str_param(params, "cannon"), band)
+    modifier, reasons = cannon_modifier(
+        int_param(params, "crew"), bool_param(params, "target_in_cover"), grapeshot
+    )
+    return need, modifier, faces_at_least(need, modifier), reasons
+
+
+def blast_request_for(figures: int) -> RollRequest:
+    return RollRequest(
+        f'Cannon blast: a d10 for each of {figures} figures under the 3" template',
+        (DiceGroup(DieKind.D10, figures, "blast", f"{tables.BLAST_KILL_ON}+ kills (0 is zero)"),),
+    )
+
+
+def to_hit_request(params: Params) -> RollRequest:
+    need, modifier, faces, _ = _to_hit_setup(params)
+    return RollRequest(
+        f"{str_param(params, 'cannon').replace('_', ' ')} to hit: {need}+ {signed(modifier)}",
+        (DiceGroup(DieKind.D10, 1, "to hit", f"hit on {faces_text(faces)}"),),
+    )
+
+
+def to_hit_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    ((die,),) = to_hit_request(params).split(dice)
+    need, modifier, faces, reasons = _to_hit_setup(params)
+    hit = die in faces
+    details = (
+        f"rolled {die} {signed(modifier)} = {die + modifier} against {need}: "
+        + ('hit, place the 3" blast' if hit else "miss"),
+        *reasons,
+    )
+    if not hit:
+        return Outcome(0, "hit", details=details)
+    return Outcome(
+        1,
+        "hit",
+        frozenset({"hit"}),
+        details,
+        follow_up=blast_request_for(int_param(params, "figures_under_blast")),
+    )
+
+
+def to_hit_odds(params: Params) -> Odds:
+    _, _, faces, _ = _to_hit_setup(params)
+    p = Fraction(len(faces), 10)
+    return Odds("hit", {0: 1 - p, 1: p}, {"hit": p})
+
+
+CANNON_TO_HIT = Action(
+    name="cannon-to-hit",
+    title="Cannon: to hit",
+    help="One d10 against the cannon's number for the range; 2 crew -2, 3 crew -1, fewer "
+    'than 2 cannot fire; -1 target in cover; +4 grapeshot under 6". A hit asks for the blast.',
+    params=TO_HIT_PARAMS,
+    request=to_hit_request,
+    resolve=to_hit_resolve,
+    odds=to_hit_odds,
+    examples=(
+        {"cannon": "french_cannon", "crew": 4},
+        {"cannon": "arab_cannon", "crew": 2, "range": "long", "target_in_cover": True},
+        {"cannon": "french_cannon", "crew": 3, "grapeshot": True},
+    ),
+)
+
+BLAST_FACES = faces_at_least(tables.BLAST_KILL_ON, 0)
+
+
+def blast_request(params: Params) -> RollRequest:
+    return blast_request_for(int_param(params, "figures"))
+
+
+def blast_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    (rolled,) = blast_request(params).split(dice)
+    killed = sum(1 for d in rolled if d in BLAST_FACES)
+    return Outcome(
+        killed,
+        "killed",
+        frozenset({"killed"}) if killed else frozenset(),
+        (
+            f"rolled {', '.join(map(str, rolled))}: {killed} of {len(rolled)} figures killed "
+            f"({tables.BLAST_KILL_ON}+)",
+        ),
+    )
+
+
+def blast_odds(params: Params) -> Odds:
+    dist = binomial_d10(int_param(params, "figures"), BLAST_FACES)
+    return Odds("killed", dist, {"killed": 1 - dist[0]})
+
+
+CANNON_BLAST = Action(
+    name="cannon-blast",
+    title="Cannon: blast",
+    help='After a hit, a d10 for every figure under the 3" blast: 5+ kills it.',
+    params=(Param("figures", ParamKind.INT, "figures under the blast", 3, 1, 30),),
+    request=blast_request,
+    resolve=blast_resolve,
+    odds=blast_odds,
+    examples=({"figures": 1}, {"figures": 4}),
+)

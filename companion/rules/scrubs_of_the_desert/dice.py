@@ -1,0 +1,98 @@
+"""d10 and percentile conventions, typed param access and fast exact pools.
+
+A d10 reads 0-9 and 0 is zero. A percentile roll is a tens die (0-9 = 00-90)
+and a units die; "00" on both reads 0 unless the `double_zero` option says 100.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from math import comb
+
+from companion.rules.core import DiceGroup, DieKind, Params, RulesError, percentile_value
+
+DOUBLE_ZERO_READINGS: tuple[str, ...] = ("zero", "hundred")
+D10_FACES: tuple[int, ...] = DieKind.D10.faces
+
+
+def int_param(params: Params, name: str) -> int:
+    value = params[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+def bool_param(params: Params, name: str) -> bool:
+    value = params[name]
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be yes or no, got {value!r}")
+    return value
+
+
+def str_param(params: Params, name: str) -> str:
+    value = params[name]
+    if not isinstance(value, str):
+        raise RulesError(f"{name} must be a word, got {value!r}")
+    return value
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def read_percentile(tens: int, units: int, double_zero: str) -> int:
+    """The percentile a tens die and a units die show (00 = 0 or 100 by option)."""
+    return percentile_value(tens, units, zero_zero_is_100=double_zero == "hundred")
+
+
+def percentile_values(double_zero: str) -> tuple[int, ...]:
+    """Every value a percentile roll can show, each with chance 1/100."""
+    return tuple(read_percentile(t, u, double_zero) for t in D10_FACES for u in D10_FACES)
+
+
+def percentile_groups(count: int, why: str, meaning: str) -> tuple[DiceGroup, DiceGroup]:
+    return (
+        DiceGroup(DieKind.PERCENTILE, count, f"{why} tens", meaning),
+        DiceGroup(DieKind.D10, count, f"{why} units", meaning),
+    )
+
+
+def faces_at_least(need: int, modifier: int) -> frozenset[int]:
+    """The d10 faces (0-9, 0 is zero) that reach `need` after adding `modifier`."""
+    return frozenset(f for f in D10_FACES if f + modifier >= need)
+
+
+def faces_text(faces: Iterable[int]) -> str:
+    ordered = sorted(faces)
+    if not ordered:
+        return "no face"
+    if ordered == list(range(ordered[0], 10)):
+        return f"{ordered[0]}+" if ordered[0] else "any face"
+    return ",".join(map(str, ordered))
+
+
+def binomial_d10(n: int, faces: frozenset[int]) -> dict[int, Fraction]:
+    """Exact distribution of how many of n d10 show one of `faces` (integer counting)."""
+    good = len(faces)
+    bad = 10 - good
+    whole = 10**n
+    return {k: Fraction(comb(n, k) * good**k * bad ** (n - k), whole) for k in range(n + 1)}
+
+
+def two_category_d10(
+    n: int, first: frozenset[int], second: frozenset[int]
+) -> dict[tuple[int, int], Fraction]:
+    """Joint distribution of how many of n d10 fall in two disjoint face sets."""
+    if first & second:
+        raise ValueError("the face sets must be disjoint")
+    a, b = len(first), len(second)
+    c = 10 - a - b
+    whole = 10**n
+    out: dict[tuple[int, int], Fraction] = {}
+    for i in range(n + 1):
+        for j in range(n - i + 1):
+            ways = comb(n, i) * comb(n - i, j) * a**i * b**j * c ** (n - i - j)
+            if ways:
+                out[(i, j)] = Fraction(ways, whole)
+    return out

@@ -1,0 +1,180 @@
+"""Morale: a percentile roll at or under the unit's base morale plus modifiers.
+
+A failure routs the unit 12" (it loses its action and recovers by itself) when
+its modified morale is over 50%, and removes it at 50% or less; a test for
+closing into melee never removes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.rules.core import (
+    Action,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    Params,
+    RollRequest,
+)
+from companion.rules.odds import odds_from_outcomes
+from companion.rules.scrubs_of_the_desert import tables
+from companion.rules.scrubs_of_the_desert.dice import (
+    DOUBLE_ZERO_READINGS,
+    bool_param,
+    int_param,
+    percentile_groups,
+    percentile_values,
+    read_percentile,
+    str_param,
+)
+
+ROUT_RULES: tuple[str, ...] = ("modified_morale", "strength")
+LABEL = "passed (1) or failed (0)"
+
+
+def modified_morale(base: int, unit_size: int, figures_lost: int, position: str) -> int:
+    """Base morale, less a percentage per figure lost (by unit size), plus position."""
+    per_figure = tables.loss_percent_per_figure(unit_size)
+    return base - per_figure * figures_lost + tables.position_bonus(position)
+
+
+@dataclass(frozen=True)
+class MoraleResult:
+    passed: bool
+    result: str  # "holds", "routs", "removed"
+
+
+def morale_result(
+    roll: int,
+    target: int,
+    closing_melee: bool,
+    rout_rule: str = "modified_morale",
+    unit_size: int = 1,
+    figures_lost: int = 0,
+) -> MoraleResult:
+    if roll <= target:
+        return MoraleResult(True, "holds")
+    if closing_melee:
+        return MoraleResult(False, "routs")
+    if rout_rule == "strength":
+        above_half = (unit_size - figures_lost) * 100 > tables.ROUT_THRESHOLD * unit_size
+    else:
+        above_half = target > tables.ROUT_THRESHOLD
+    return MoraleResult(False, "routs" if above_half else "removed")
+
+
+def _effects(result: MoraleResult) -> frozenset[str]:
+    if result.passed:
+        return frozenset()
+    return frozenset({"resolve_failed", "routed" if result.result == "routs" else "removed"})
+
+
+PARAMS = (
+    Param("base_morale", ParamKind.INT, "the unit's base morale (scenario)", 60, 0, 100),
+    Param("unit_size", ParamKind.INT, "the unit's starting figures", 10, 1, 99),
+    Param("figures_lost", ParamKind.INT, "figures the unit has lost", 0, 0, 98),
+    Param(
+        "position",
+        ParamKind.CHOICE,
+        "open, building (+10%) or fort/trench (+20%)",
+        "open",
+        choices=tables.POSITIONS,
+    ),
+    Param("closing_melee", ParamKind.BOOL, "a test for closing into melee (never removes)", False),
+    Param(
+        "rout_rule",
+        ParamKind.CHOICE,
+        "what the 50% line measures",
+        "modified_morale",
+        choices=ROUT_RULES,
+    ),
+    Param("double_zero", ParamKind.CHOICE, "how 00 reads", "zero", choices=DOUBLE_ZERO_READINGS),
+)
+
+
+def _target(params: Params) -> int:
+    return modified_morale(
+        int_param(params, "base_morale"),
+        int_param(params, "unit_size"),
+        int_param(params, "figures_lost"),
+        str_param(params, "position"),
+    )
+
+
+def _result(params: Params, roll: int) -> MoraleResult:
+    return morale_result(
+        roll,
+        _target(params),
+        bool_param(params, "closing_melee"),
+        str_param(params, "rout_rule"),
+        int_param(params, "unit_size"),
+        int_param(params, "figures_lost"),
+    )
+
+
+def morale_request(params: Params) -> RollRequest:
+    target = _target(params)
+    zero = "00 = 0" if str_param(params, "double_zero") == "zero" else "00 = 100"
+    return RollRequest(
+        f"Morale: roll {target}% or under",
+        percentile_groups(1, "morale", f"{target} or under holds ({zero})"),
+    )
+
+
+def morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    (tens,), (units,) = morale_request(params).split(dice)
+    roll = read_percentile(tens, units, str_param(params, "double_zero"))
+    target = _target(params)
+    result = _result(params, roll)
+    size = int_param(params, "unit_size")
+    lost = int_param(params, "figures_lost")
+    per = tables.loss_percent_per_figure(size)
+    position = str_param(params, "position")
+    details = [
+        f"base {params['base_morale']}% - {lost} lost x {per}% "
+        f"+ {tables.position_bonus(position)}% ({position}) = {target}%",
+        f"rolled {roll:02d}: "
+        + {
+            "holds": "holds",
+            "routs": 'fails: routs back 12", loses its action, recovers by itself',
+            "removed": "fails at 50% or less: the unit is removed",
+        }[result.result],
+    ]
+    return Outcome(1 if result.passed else 0, LABEL, _effects(result), tuple(details))
+
+
+def morale_odds(params: Params) -> Odds:
+    weighted = []
+    for roll in percentile_values(str_param(params, "double_zero")):
+        result = _result(params, roll)
+        weighted.append((Fraction(1, 100), 1 if result.passed else 0, _effects(result)))
+    return odds_from_outcomes(LABEL, weighted)
+
+
+MORALE = Action(
+    name="morale",
+    title="Morale check",
+    help="Percentile at or under base morale (scenario) -10%/-5%/-3% per figure lost by unit "
+    'size, +10% building, +20% fort or trench. Fail over 50%: rout 12"; at 50% or under: '
+    "removed; closing into melee never removes.",
+    params=PARAMS,
+    request=morale_request,
+    resolve=morale_resolve,
+    odds=morale_odds,
+    examples=(
+        {"base_morale": 60, "unit_size": 10, "figures_lost": 2},
+        {"base_morale": 70, "unit_size": 4, "figures_lost": 3, "position": "fort"},
+        {
+            "base_morale": 40,
+            "unit_size": 20,
+            "figures_lost": 5,
+            "closing_melee": True,
+            "double_zero": "hundred",
+        },
+        {"base_morale": 55, "unit_size": 12, "figures_lost": 7, "rout_rule": "strength"},
+    ),
+)

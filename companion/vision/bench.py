@@ -1,0 +1,189 @@
+"""Benchmark the reader on a labelled folder (YOLO txt beside each image, class 0-5 = 1-6).
+
+Definitions (all per die unless said; a die is a labelled box):
+- accuracy: dice read with the right value / all labelled dice. Strict: a missed die, or one
+  reported unreadable, counts as wrong.
+- value accuracy: right value / dice that were read (matched with IoU >= 0.5).
+- recall: labelled dice matched by a reading / labelled dice.
+- precision: readings matched to a labelled die / all readings.
+- exact-roll rate: images whose sorted list of read values equals the labelled one and with
+  nothing reported unreadable.
+- ms per frame: DiceReader.read wall time, median (and 90th percentile) over the images.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .imageio import load_image
+from .reader import DiceReader
+from .types import Calibration, FrameReading, VisionError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+@dataclass
+class BenchResult:
+    images: int = 0
+    dice: int = 0
+    readings: int = 0
+    matched: int = 0
+    correct: int = 0
+    unreadable: int = 0
+    exact_rolls: int = 0
+    millis: list[float] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.dice if self.dice else 1.0
+
+    @property
+    def value_accuracy(self) -> float:
+        return self.correct / self.matched if self.matched else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.dice if self.dice else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.readings if self.readings else 1.0
+
+    @property
+    def exact_roll_rate(self) -> float:
+        return self.exact_rolls / self.images if self.images else 1.0
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.millis) if self.millis else 0.0
+
+    @property
+    def p90_ms(self) -> float:
+        if not self.millis:
+            return 0.0
+        s = sorted(self.millis)
+        return s[min(len(s) - 1, int(0.9 * len(s)))]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("millis")
+        d.update(
+            accuracy=self.accuracy, value_accuracy=self.value_accuracy, recall=self.recall,
+            precision=self.precision, exact_roll_rate=self.exact_roll_rate,
+            median_ms=self.median_ms, p90_ms=self.p90_ms,
+        )
+        return d
+
+    def text(self) -> str:
+        return "\n".join([
+            f"images            {self.images}",
+            f"dice (labelled)   {self.dice}",
+            f"per-die accuracy  {self.accuracy:.2%}  ({self.correct}/{self.dice}, strict: "
+            "missed or unreadable = wrong)",
+            f"value accuracy    {self.value_accuracy:.2%}  (of dice read)",
+            f"recall            {self.recall:.2%}",
+            f"precision         {self.precision:.2%}",
+            f"unreadable        {self.unreadable}",
+            f"exact-roll rate   {self.exact_roll_rate:.2%}  ({self.exact_rolls}/{self.images})",
+            f"ms per frame      median {self.median_ms:.1f}, p90 {self.p90_ms:.1f}",
+        ])
+
+
+def load_labels(txt: Path, width: int, height: int) -> list[tuple[int, tuple[float, ...]]]:
+    """(value 1-6, (x, y, w, h) pixels) for each line of a YOLO label file."""
+    out = []
+    for n, line in enumerate(txt.read_text().splitlines(), 1):
+        p = line.split()
+        if not p:
+            continue
+        if len(p) != 5:
+            raise VisionError(f"{txt}:{n}: expected 'CLASS XC YC W H', got {line!r}")
+        c = int(p[0])
+        xc, yc, w, h = (float(v) for v in p[1:])
+        out.append((c + 1, ((xc - w / 2) * width, (yc - h / 2) * height, w * width,
+                            h * height)))
+    return out
+
+
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ax0, ay0, aw, ah = a
+    bx0, by0, bw, bh = b
+    ix = max(0.0, min(ax0 + aw, bx0 + bw) - max(ax0, bx0))
+    iy = max(0.0, min(ay0 + ah, by0 + bh) - max(ay0, by0))
+    inter = ix * iy
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
+
+
+def score_frame(
+    reading: FrameReading, labels: list[tuple[int, tuple[float, ...]]], res: BenchResult,
+    name: str,
+) -> None:
+    res.images += 1
+    res.dice += len(labels)
+    res.readings += len(reading.dice)
+    res.unreadable += len(reading.unreadable)
+    res.millis.append(reading.millis)
+    pairs = sorted(
+        ((iou(d.box, lb[1]), i, j) for i, d in enumerate(reading.dice)
+         for j, lb in enumerate(labels)),
+        reverse=True,
+    )
+    used_p: set[int] = set()
+    used_l: set[int] = set()
+    errors = []
+    for v, i, j in pairs:
+        if v < 0.5:
+            break
+        if i in used_p or j in used_l:
+            continue
+        used_p.add(i)
+        used_l.add(j)
+        res.matched += 1
+        if reading.dice[i].value == labels[j][0]:
+            res.correct += 1
+        else:
+            errors.append({"box": list(reading.dice[i].box), "read": reading.dice[i].value,
+                           "true": labels[j][0]})
+    exact = (sorted(d.value for d in reading.dice) == sorted(lb[0] for lb in labels)
+             and not reading.unreadable)
+    res.exact_rolls += int(exact)
+    if not exact or errors or len(used_l) < len(labels):
+        res.failures.append({
+            "image": name, "wrong": errors,
+            "missed": [[round(x) for x in labels[j][1]] + [labels[j][0]]
+                       for j in range(len(labels)) if j not in used_l],
+            "extra": [list(reading.dice[i].box) + [reading.dice[i].value]
+                      for i in range(len(reading.dice)) if i not in used_p],
+            "unreadable": [[*u.box, u.reason] for u in reading.unreadable],
+        })
+
+
+def labelled_images(directory: Path) -> list[tuple[Path, Path]]:
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise VisionError(f"{directory} is not a folder of labelled images")
+    pairs = [
+        (p, p.with_suffix(".txt")) for p in sorted(directory.iterdir())
+        if p.suffix.lower() in IMAGE_SUFFIXES and p.with_suffix(".txt").is_file()
+    ]
+    if not pairs:
+        raise VisionError(f"{directory} has no images with a YOLO .txt label beside them")
+    return pairs
+
+
+def run_bench(
+    directory: Path, reader: DiceReader | None = None, calibration: Calibration | None = None
+) -> BenchResult:
+    reader = reader or DiceReader(calibration)
+    res = BenchResult()
+    for img_path, txt in labelled_images(directory):
+        frame = load_image(img_path)
+        labels = load_labels(txt, frame.shape[1], frame.shape[0])
+        reading = reader.read(frame)
+        score_frame(reading, labels, res, img_path.name)
+    return res

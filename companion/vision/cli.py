@@ -1,0 +1,305 @@
+"""`companion dice ...`: read, bench, teach, calibrate.
+
+Wired into the main CLI with ``add_commands(subparsers)``; each subcommand sets
+``func=handler`` where ``handler(args) -> int``. User errors raise VisionError (the main
+CLI prints ``error: <message>`` and exits 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .bench import IMAGE_SUFFIXES, run_bench
+from .calibrate import calibrate_from_frames
+from .imageio import load_image
+from .logos import LogoStore
+from .reader import DiceReader
+from .types import KINDS, Calibration, FrameReading, VisionError
+
+DEFAULT_STORE = Path("~/.local/share/companion/logo-faces")
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    dice = subparsers.add_parser("dice", help="read dice with the camera (vision tools)")
+    sub = dice.add_subparsers(dest="dice_command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--config", type=Path, default=None,
+                       help="TOML file with a [dice] calibration table to use")
+        p.add_argument("--kinds", default="d6",
+                       help=f"comma-separated dice kinds to expect ({', '.join(KINDS)})")
+        p.add_argument("--store", type=Path, default=DEFAULT_STORE,
+                       help="folder of taught logo faces (default %(default)s)")
+
+    p = sub.add_parser("read", help="read dice in image files")
+    p.add_argument("images", nargs="+", type=Path)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--overlay", type=Path, default=None,
+                   help="write each image with dice boxed and labelled into this folder")
+    common(p)
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("bench", help="accuracy and speed on a YOLO-labelled folder")
+    p.add_argument("directory", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--threads", type=int, default=1,
+                   help="OpenCV threads (default 1: the one-core figure)")
+    common(p)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("teach", help="learn a logo face from a few frames")
+    p.add_argument("--from", dest="source", type=Path, nargs="*", default=[],
+                   help="image files or folders showing dice with the logo face up")
+    p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
+    p.add_argument("--frames", type=int, default=5, help="frames to grab from the camera")
+    p.add_argument("--value", type=int, default=6, help="the value the logo stands for")
+    p.add_argument("--name", default="logo", help="a name for this dice set")
+    common(p)
+    p.set_defaults(func=cmd_teach)
+
+    p = sub.add_parser("calibrate", help="find the tray, die size and lighting; save them")
+    p.add_argument("--from", dest="source", type=Path, nargs="*", default=[],
+                   help="image files or folders of the tray (empty, or a few dice lying flat)")
+    p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
+    p.add_argument("--frames", type=int, default=5)
+    p.add_argument("--tray", default=None, help="tray floor as X,Y,W,H pixels (override)")
+    p.add_argument("--die-px", type=float, default=None, help="die size in pixels (override)")
+    p.add_argument("--picture", type=Path, default=Path("dice-calibration.jpg"),
+                   help="where to save the annotated picture (default %(default)s)")
+    p.add_argument("--config", type=Path, default=None,
+                   help="TOML file to write the [dice] table into (default: print it)")
+    p.set_defaults(func=cmd_calibrate)
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in KINDS]
+    if bad or not kinds:
+        raise VisionError(f"--kinds: unknown kind(s) {', '.join(bad) or '(none)'}; "
+                          f"choose from {', '.join(KINDS)}")
+    return kinds
+
+
+def load_calibration(config: Path | None) -> Calibration | None:
+    if config is None:
+        return None
+    try:
+        data = tomllib.loads(Path(config).read_text())
+    except FileNotFoundError as e:
+        raise VisionError(f"{config}: no such config file; run `companion dice calibrate "
+                          f"--config {config}` first") from e
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise VisionError(f"{config}: not a readable TOML file ({e})") from e
+    table = data.get("dice")
+    if not isinstance(table, dict):
+        return None
+    return Calibration.from_dict(table)
+
+
+def make_reader(args: argparse.Namespace) -> DiceReader:
+    return DiceReader(load_calibration(args.config), parse_kinds(args.kinds),
+                      Path(args.store).expanduser())
+
+
+def image_paths(sources: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for s in sources:
+        if s.is_dir():
+            out += sorted(p for p in s.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        else:
+            out.append(s)
+    return out
+
+
+def grab_frames(sources: list[Path], camera: int | None, count: int) -> Iterator[np.ndarray]:
+    if sources:
+        paths = image_paths(sources)
+        if not paths:
+            raise VisionError("no images found in " + ", ".join(map(str, sources)))
+        for p in paths:
+            yield load_image(p)
+        return
+    if camera is None:
+        raise VisionError("give image files with --from PATH, or a camera with --camera N")
+    cap = cv2.VideoCapture(camera)
+    try:
+        if not cap.isOpened():
+            raise VisionError(f"camera {camera} cannot be opened; check the cable and that no "
+                              "other program is using it")
+        for _ in range(5):  # let auto-exposure settle
+            cap.read()
+        for _ in range(max(1, count)):
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                raise VisionError(f"camera {camera} gave no picture")
+            yield frame
+            time.sleep(0.1)
+    finally:
+        cap.release()
+
+
+def draw_overlay(frame: np.ndarray, reading: FrameReading) -> np.ndarray:
+    out = frame.copy()
+    th = max(1, round(max(frame.shape[:2]) / 500))
+    fs = max(0.4, max(frame.shape[:2]) / 1400)
+    for d in reading.dice:
+        x, y, w, h = d.box
+        cv2.rectangle(out, (x, y), (x + w, y + h), (0, 200, 0), th)
+        label = f"{d.kind}:{d.value * 10:02d}" if d.kind == "percentile" else \
+            f"{d.kind}:{d.value}"
+        label += f" {d.confidence:.2f}"
+        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, fs,
+                    (0, 0, 0), th + 2, cv2.LINE_AA)
+        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, fs,
+                    (0, 255, 0), th, cv2.LINE_AA)
+    for u in reading.unreadable:
+        x, y, w, h = u.box
+        cv2.rectangle(out, (x, y), (x + w, y + h), (0, 0, 255), th)
+        cv2.putText(out, u.reason, (x, y + h + int(14 * fs * 2)), cv2.FONT_HERSHEY_SIMPLEX,
+                    fs, (0, 0, 255), th, cv2.LINE_AA)
+    return out
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def toml_table(name: str, d: dict[str, Any]) -> str:
+    return f"[{name}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in d.items())
+
+
+def write_dice_table(config: Path, table: str) -> None:
+    """Replace (or add) the [dice] table of ``config``, keeping everything else."""
+    text = config.read_text() if config.exists() else ""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("[") and not stripped.startswith("[["):
+            skipping = stripped == "[dice]"
+            if skipping:
+                continue
+        if not skipping:
+            out.append(line)
+    body = "".join(out).rstrip()
+    new = (body + "\n\n" if body else "") + table
+    try:
+        tomllib.loads(new)
+    except tomllib.TOMLDecodeError as e:
+        raise VisionError(f"{config} would not be valid TOML after the update ({e}); "
+                          "fix it by hand") from e
+    config.write_text(new)
+
+
+# ------------------------------------------------------------------------- handlers
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    reader = make_reader(args)
+    if args.overlay is not None:
+        args.overlay.mkdir(parents=True, exist_ok=True)
+    results = []
+    status = 0
+    for path in args.images:
+        try:
+            frame = load_image(path)
+        except VisionError as e:
+            if len(args.images) == 1:
+                raise
+            print(f"error: {e}", file=sys.stderr)
+            status = 1
+            continue
+        reading = reader.read(frame)
+        if args.overlay is not None:
+            cv2.imwrite(str(args.overlay / (path.stem + ".overlay.jpg")),
+                        draw_overlay(frame, reading))
+        if args.json:
+            results.append({"image": str(path), **reading.to_dict()})
+            continue
+        print(f"{path}: {len(reading.dice)} dice, {len(reading.unreadable)} unreadable "
+              f"({reading.millis:.1f} ms)")
+        for d in reading.dice:
+            shown = f"{d.value * 10:02d}" if d.kind == "percentile" else str(d.value)
+            print(f"  {d.kind:10s} {shown:>3s}  box {d.box}  confidence {d.confidence:.2f}")
+        for u in reading.unreadable:
+            print(f"  unreadable     box {u.box}  ({u.reason}: roll it again)")
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return status
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    cv2.setNumThreads(max(1, args.threads))
+    res = run_bench(args.directory, make_reader(args))
+    if args.json:
+        print(json.dumps(res.to_dict(), indent=1))
+    else:
+        print(f"{args.directory}")
+        print(res.text())
+    return 0
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    reader = DiceReader(load_calibration(args.config), ("d6",))
+    embs, previews = [], []
+    for frame in grab_frames(args.source, args.camera, args.frames):
+        for _box, emb, crop in reader.embed_dice(frame):
+            embs.append(emb)
+            previews.append(crop)
+    if not embs:
+        raise VisionError("no dice found in the frames; put the dice logo-up in the tray, "
+                          "well lit and apart, and try again")
+    preview = np.hstack(previews[:12])
+    path = LogoStore.save(args.store, args.name, args.value, np.concatenate(embs), preview)
+    print(f"learned the {args.name!r} logo face as {args.value} from {len(embs)} dice; "
+          f"saved {path}")
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    tray = None
+    if args.tray:
+        try:
+            x, y, w, h = (int(v) for v in args.tray.split(","))
+        except ValueError as e:
+            raise VisionError("--tray must be X,Y,W,H in pixels, e.g. 40,30,560,580") from e
+        tray = (x, y, w, h)
+    frames = list(grab_frames(args.source, args.camera, args.frames))
+    cal, picture = calibrate_from_frames(frames, tray=tray, die_px=args.die_px)
+    if not cv2.imwrite(str(args.picture), picture):
+        raise VisionError(f"cannot write the calibration picture to {args.picture}")
+    table = toml_table("dice", cal.to_dict())
+    if args.config is None:
+        print(table, end="")
+    else:
+        write_dice_table(args.config, table)
+        print(f"saved the [dice] calibration to {args.config}")
+    print(f"picture of what the camera sees: {args.picture}"
+          + ("" if cal.tray else "  (no tray found: the whole frame is used; "
+             "give --tray X,Y,W,H to set it)"), file=sys.stderr)
+    if cal.die_px == 0:
+        print("no dice seen, so the die size is unknown; calibrate with a few dice lying "
+              "flat in the tray for faster, surer reading", file=sys.stderr)
+    return 0

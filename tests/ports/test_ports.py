@@ -1,0 +1,159 @@
+"""The hardware ports on their simulated backends, asserting on what the fakes recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from companion.config import DEFAULTS
+from companion.errors import HardwareError
+from companion.ports.camera import FileCamera, open_camera
+from companion.ports.controls import Controls, FakeClock, Press, SimPresser, key_to_press
+from companion.ports.display import SimDisplay, terminal_art
+from companion.ports.pins import mock_factory
+from companion.ports.sounder import Sounder, make_buzzer
+
+
+def frame_with_box() -> Image.Image:
+    image = Image.new("1", (128, 64), 0)
+    ImageDraw.Draw(image).rectangle((10, 10, 20, 20), fill=1)
+    return image
+
+
+def test_sim_display_keeps_every_frame_as_png(tmp_path: Path) -> None:
+    display = SimDisplay(tmp_path)
+    display.show(frame_with_box(), "roll")
+    display.show(Image.new("1", (128, 64), 0), "idle")
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["frame-0001-roll.png", "frame-0002-idle.png"]
+    saved = Image.open(tmp_path / files[0]).convert("1")
+    assert saved.getpixel((15, 15)) and not saved.getpixel((30, 30))
+    assert display.last.size == (128, 64)
+
+
+def test_sim_display_prints_frames_in_the_terminal() -> None:
+    printed: list[str] = []
+    SimDisplay(printer=printed.append).show(frame_with_box())
+    art = printed[0].splitlines()
+    assert len(art) == 2 + 32 and all(len(line) == 130 for line in art)
+    assert "█" in art[6] and "█" not in art[20]
+
+
+def test_terminal_art_of_a_blank_frame_is_blank() -> None:
+    assert set(terminal_art(Image.new("1", (128, 64), 0))) <= {"+", "-", "|", " ", "\n"}
+
+
+def tune_frequencies(pin: object) -> list[float]:
+    events = pin.pwm_events  # type: ignore[attr-defined]
+    out: list[float] = []
+    sounding: float | None = None
+    for event in events:
+        # A note starts when the pin begins to sound, or sounds at a new pitch.
+        now = event.frequency if event.duty > 0 else None
+        if now and now != sounding:
+            out.append(round(now, 1))
+        sounding = now
+    return out
+
+
+def test_sounder_plays_the_notes_on_the_pin() -> None:
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(18, factory), sleep=lambda s: None, background=False)
+    sounder.play("test", [("A4", 0.1), (None, 0.05), ("E5", 0.1)])
+    assert tune_frequencies(factory.pin(18)) == [440.0, 659.3]
+    assert factory.pin(18).state == 0  # silent afterwards
+    assert sounder.played == ["test"]
+
+
+def test_muted_sounder_touches_no_pin() -> None:
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(18, factory), mute=True, sleep=lambda s: None, background=False)
+    factory.pin(18).clear_states()
+    sounder.play("chip", [("A4", 0.1)])
+    assert tune_frequencies(factory.pin(18)) == []
+    assert sounder.played == ["chip"]
+
+
+def test_octave_shift_doubles_frequencies() -> None:
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(18, factory), octave_shift=1, sleep=lambda s: None,
+                      background=False)
+    sounder.play("x", [("A4", 0.1)])
+    assert tune_frequencies(factory.pin(18)) == [880.0]
+
+
+def test_background_tune_finishes_without_blocking() -> None:
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(18, factory), sleep=lambda s: None)
+    sounder.play("x", [("C5", 0.01), ("G5", 0.01)])
+    sounder.wait()
+    sounder.close()
+    assert tune_frequencies(factory.pin(18)) == [523.3, 784.0]
+
+
+def make_controls(kind: str = "buttons") -> tuple[Controls, SimPresser, list[Press]]:
+    settings = {**DEFAULTS["controls"], "kind": kind}
+    factory = mock_factory()
+    clock = FakeClock()
+    presses: list[Press] = []
+    controls = Controls(settings, factory, presses.append, clock=clock)
+    return controls, SimPresser(controls, factory, clock), presses
+
+
+def test_buttons_on_their_configured_pins() -> None:
+    controls, presser, presses = make_controls()
+    assert controls.pins == {"up": 5, "down": 6, "select": 13, "back": 19}
+    for name in ("up", "down", "select", "back"):
+        presser.press(name)
+    assert presses == [Press("up"), Press("down"), Press("select"), Press("back")]
+
+
+def test_long_press_is_told_apart_from_a_tap() -> None:
+    _, presser, presses = make_controls()
+    presser.press("select", long=True)
+    presser.press("select")
+    assert presses == [Press("select", long=True), Press("select")]
+
+
+def test_encoder_turns_move_and_push_selects() -> None:
+    controls, presser, presses = make_controls("encoder")
+    assert controls.pins["select"] == 26
+    presser.turn(2)
+    presser.turn(-1)
+    presser.press("select", long=True)
+    assert presses == [Press("down"), Press("down"), Press("up"), Press("select", long=True)]
+
+
+def test_keyboard_stand_in() -> None:
+    assert key_to_press("w") == Press("up")
+    assert key_to_press("\n") == Press("select")
+    assert key_to_press("M") == Press("select", long=True)
+    assert key_to_press("x") is None
+
+
+def test_file_camera_plays_a_folder_in_order(tmp_path: Path) -> None:
+    for index in range(2):
+        cv2.imwrite(str(tmp_path / f"{index}.png"), np.full((8, 8, 3), index * 100, np.uint8))
+    camera = FileCamera(tmp_path)
+    assert [int(camera.capture()[0, 0, 0]) for _ in range(3)] == [0, 100, 0]
+
+
+def test_camera_errors_say_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(HardwareError, match="does not exist"):
+        FileCamera(tmp_path / "nope")
+    (tmp_path / "junk.jpg").write_bytes(b"not an image")
+    with pytest.raises(HardwareError, match="not a readable image"):
+        FileCamera(tmp_path / "junk.jpg").capture()
+    with pytest.raises(HardwareError, match="needs the Pi"):
+        open_camera(DEFAULTS["camera"], "sim")
+    with pytest.raises(HardwareError, match="needs path"):
+        open_camera({**DEFAULTS["camera"], "source": "files"}, "sim")
+
+
+def test_picamera2_missing_off_the_pi_is_explained() -> None:
+    with pytest.raises(HardwareError, match="python3-picamera2"):
+        open_camera(DEFAULTS["camera"], "pi")

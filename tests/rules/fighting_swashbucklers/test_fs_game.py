@@ -1,0 +1,413 @@
+"""The sequence of play through `advance`: a scripted game, each option, scenario errors."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from typing import Any
+
+import pytest
+from fs_script import SCENARIO_TOML, SCRIPT, c, r
+
+from companion.rules import get_ruleset
+from companion.rules.core import (
+    AwaitChoice,
+    AwaitRoll,
+    GameInput,
+    GameOver,
+    RulesError,
+    ScenarioError,
+)
+from companion.rules.fighting_swashbucklers.state import GameState, MeleeState
+
+RULES = get_ruleset("fighting_swashbucklers")
+
+
+def raw_scenario(**options: Any) -> dict[str, Any]:
+    raw = tomllib.loads(SCENARIO_TOML)
+    raw["options"] = dict(options)
+    return raw
+
+
+def preset(**options: Any) -> dict[str, Any]:
+    """The script's scenario with CP fixed (Legion 4, Tribes 5) and Sgt a good leader."""
+    raw = raw_scenario(**options)
+    raw["setup"]["command_points"] = {"Legion": 4, "Tribes": 5}
+    raw["units"][1]["traits"]["leader_type"] = "good"
+    return raw
+
+
+def begin(raw: dict[str, Any]) -> GameState:
+    state = RULES.start(RULES.load_scenario(raw))
+    assert isinstance(state, GameState)
+    return state
+
+
+def play(state: GameState, *inputs: GameInput) -> tuple[GameState, list[str]]:
+    log: list[str] = []
+    for given in inputs:
+        transition = RULES.advance(state, given)
+        assert isinstance(transition.state, GameState)
+        state = transition.state
+        log.extend(transition.log)
+    return state, log
+
+
+def keys(state: GameState) -> list[str]:
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice), step
+    return [o.key for o in step.options]
+
+
+# ------------------------------------------------------------------ the scripted game
+
+
+def test_scripted_game_play_by_play() -> None:
+    state = begin(raw_scenario())
+    for index, (given, expected) in enumerate(SCRIPT):
+        transition = RULES.advance(state, given)
+        if expected:
+            assert any(expected in line for line in transition.log), (index, transition.log)
+        assert isinstance(transition.state, GameState)
+        state = transition.state
+    step = RULES.next_step(state)
+    assert isinstance(step, GameOver)
+    assert step.winner == "Tribes"
+    assert step.summary[0] == "Tribes wins: victory points Legion 3, Tribes 20"
+
+
+def test_scripted_game_state_at_key_points() -> None:
+    state = begin(raw_scenario())
+    inputs = [given for given, _ in SCRIPT]
+    after_charge, _ = play(state, *inputs[:9])
+    assert after_charge.melees == (MeleeState("R1", "L1", "flank"),)
+    assert after_charge.unit("L1").stress
+    assert after_charge.unit("R1").done
+    after_reaction, _ = play(state, *inputs[:23])
+    assert after_reaction.unit("T1").markers == 7
+    assert after_reaction.unit("R1").markers == 4
+    assert after_reaction.unit("MG").markers == 1
+    after_morale, _ = play(state, *inputs[:29])
+    assert after_morale.unit("L1").faced
+    assert (after_morale.unit("R1").men, after_morale.unit("R1").routed) == (3, 1)
+    assert (after_morale.unit("T1").men, after_morale.unit("T1").routed) == (1, 2)
+    after_melee, _ = play(state, *inputs[:35])
+    assert (after_melee.unit("L1").men, after_melee.unit("L1").routed) == (2, 2)
+    assert after_melee.side("Legion").victory_points == 3
+    assert after_melee.officer("Ali") is not None and not after_melee.officer("Ali").alive
+    after_rally, _ = play(state, *inputs[:41])
+    assert (after_rally.unit("R1").men, after_rally.unit("T1").men) == (3, 3)
+    assert after_rally.phasing == "Legion" and after_rally.unit("R1").markers == 0
+    after_vanish, _ = play(state, *inputs[:44])
+    assert after_vanish.unit("L1").airborne
+
+
+def test_replaying_the_inputs_rebuilds_the_same_state() -> None:
+    inputs = [given for given, _ in SCRIPT]
+    first, _ = play(begin(raw_scenario()), *inputs[:30])
+    again, _ = play(begin(raw_scenario()), *inputs[:30])
+    assert first == again
+
+
+def test_an_input_that_does_not_fit_is_refused_and_changes_nothing() -> None:
+    state = begin(raw_scenario())
+    before = copy.deepcopy(state)
+    with pytest.raises(RulesError, match="expected a roll"):
+        RULES.advance(state, c("fire"))
+    with pytest.raises(RulesError, match="expected 2 dice"):
+        RULES.advance(state, r(5))
+    assert state == before
+    state, _ = play(state, r(5, 0), r(9, 9), r(1, 0), r(2, 0))
+    with pytest.raises(RulesError, match="not a choice"):
+        RULES.advance(state, c("unit:L1"))  # the Legion does not phase now
+
+
+def test_describe_names_turn_sides_and_units() -> None:
+    lines = RULES.describe(begin(raw_scenario()))
+    assert "turn 1/1" in lines[0]
+    assert any("R1 (Tribes): 4/4 men" in line for line in lines)
+
+
+def test_every_choice_label_fits_the_screen() -> None:
+    state = begin(raw_scenario())
+    for given, _ in SCRIPT:
+        step = RULES.next_step(state)
+        if isinstance(step, AwaitChoice):
+            assert all(len(o.label) <= 18 for o in step.options), step.options
+        elif isinstance(step, AwaitRoll):
+            assert step.odds is not None
+        state, _ = play(state, given)
+
+
+# ------------------------------------------------------------------ rules in play
+
+
+def tribes_orders(state: GameState) -> GameState:
+    """Preset CP: the Tribes' second-action roll (granted), ready for orders."""
+    state, _ = play(state, r(2, 0))
+    return state
+
+
+def test_commanding_officer_cannot_be_fired_on_nor_charge() -> None:
+    state = tribes_orders(begin(preset()))
+    state, _ = play(state, c("unit:T1"), c("fire"))
+    assert "target:Sheikh" not in keys(state) and "target:Capt" not in keys(state)
+    state, _ = play(state, c("back"), c("end"), c("unit:Sheikh"))
+    assert "charge" not in keys(state) and "fire" not in keys(state)
+
+
+def charge_the_captain(**options: Any) -> GameState:
+    state = tribes_orders(begin(preset(**options)))
+    state, _ = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:Capt"),
+                    c("face:front"), c("end"), r(0), c("adv:none"))
+    return state
+
+
+def test_captured_commander_ends_the_game() -> None:
+    state = charge_the_captain()
+    state, log = play(state, r(9, 1))  # 11 x 9 = 99 against 12 x 1
+    assert "Capt loses a round and is captured!" in log
+    step = RULES.next_step(state)
+    assert isinstance(step, GameOver) and step.winner == "Tribes"
+
+
+def test_commander_who_wins_his_pairing_fights_on() -> None:
+    state = charge_the_captain()
+    state, log = play(state, r(1, 9))  # 11 against 108: threefold
+    assert state.fight is not None and state.fight.attacker_fighting == 3
+    assert state.unit("R1").men == 3
+
+
+def test_captured_commander_option_plays_on_without_cp() -> None:
+    state = charge_the_captain(captured_commander="cp_zero")
+    state, log = play(state, r(9, 1))
+    assert state.side("Legion").cp == 0 and state.unit("Capt").captured
+    assert "Legion plays on with no Command Points" in log
+    assert isinstance(RULES.next_step(state), AwaitRoll)  # Ali's fate: his men won
+    assert state.martinet_queue == (("Ali", True),)
+
+
+def test_commander_factor_option() -> None:
+    state = charge_the_captain(commander_factor=10)
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and "11 against 10" in step.request.reason
+
+
+def charge_l1_frontally(**options: Any) -> GameState:
+    state = tribes_orders(begin(preset(**options)))
+    state, log = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:L1"),
+                      c("face:front"), c("end"), r(0))
+    return state
+
+
+def test_cavalry_charging_infantry_frontally_test_in_stress() -> None:
+    state = charge_l1_frontally()
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "R1: Morale test against ML 50"
+
+
+def test_frontal_stress_option_puts_the_infantry_in_stress() -> None:
+    state = charge_l1_frontally(frontal_cavalry_stress="infantry")
+    assert state.unit("L1").stress and not state.unit("R1").stress
+
+
+def test_a_charger_failing_its_stress_test_halts() -> None:
+    state = charge_l1_frontally()
+    state, log = play(state, r(7, 7))
+    assert "R1's charge is halted" in log
+    assert state.melees == ()
+
+
+def test_failed_charge_option_still_goes_in() -> None:
+    state = charge_l1_frontally(failed_charge="goes_in")
+    state, _ = play(state, r(7, 7))
+    assert state.melees == (MeleeState("R1", "L1", "front"),)
+    assert keys(state)[0] == "adv:none"
+
+
+def test_failure_markers_option_tests_again_at_once() -> None:
+    state = charge_l1_frontally(failure_markers="test_again")
+    state, _ = play(state, r(7, 7))
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "R1: Morale test against ML 85"  # 3 men, 1 marker, no stress
+
+
+def test_flank_attack_puts_the_attacker_advantage_first() -> None:
+    state = tribes_orders(begin(preset()))
+    state, _ = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:MG"),
+                    c("face:rear"), c("end"), r(0), r(9, 9))  # MG fails its stress test
+    assert keys(state)[0] == "adv:attacker"
+
+
+def test_provoked_column_infantry_deploys_and_fires() -> None:
+    raw = preset()
+    raw["units"][5]["traits"]["formation"] = "column"  # T1
+    state = tribes_orders(begin(raw))
+    state, _ = play(state, c("unit:T1"), c("end"), c("end"), r(5), c("unit:L1"),
+                    c("target:T1"), c("end"))
+    state, log = play(state, r(1, 0))  # T1: 10 is provoked against ML 70
+    assert "T1 deploys into line to fire" in log
+    assert state.unit("T1").formation == "line"
+    assert keys(state) == ["target:L1", "target:MG", "none"]
+
+
+def test_provoked_cavalry_advance_draws_defensive_fire() -> None:
+    state = tribes_orders(begin(preset()))
+    state, _ = play(state, c("end"), r(5), c("unit:MG"), c("target:R1"), r(9, 9), c("end"))
+    state, log = play(state, r(1, 0))  # R1: 10 against ML 80 provokes
+    assert "R1 must advance" in log
+    state, log = play(state, c("target:MG"), c("face:front"))
+    assert "MG fires at R1" in log
+    state, log = play(state, r(9, 9))  # the riflemen miss: 4 from the gun
+    assert state.unit("R1").markers == 8
+    assert state.unit("R1").test_due and state.unit("R1").stress  # frontal on foot: stress
+    assert state.melees == (MeleeState("R1", "MG", "front", provoked=True),)
+
+
+def test_second_action_per_unit_option() -> None:
+    state = begin(preset(second_action_roll="per_unit"))
+    assert keys(state)[0] == "unit:Sheikh"  # no side-wide roll
+    state, _ = play(state, c("unit:T1"), c("deploy"))
+    assert keys(state) == ["second", "end"]
+    state, _ = play(state, c("second"), r(1, 0))
+    assert "fire" in keys(state) or "charge" in keys(state)
+
+
+def test_no_second_action_when_the_roll_fails() -> None:
+    state, log = play(begin(preset()), r(5, 1))
+    assert "Tribes: one action each" in log
+    state, _ = play(state, c("unit:T1"), c("deploy"))
+    assert "unit:T1" not in keys(state)
+
+
+def test_hyper_space_rangers_vanish_land_then_wait() -> None:
+    raw = preset()
+    raw["setup"]["turn_limit"] = 3
+    raw["setup"]["first_side"] = "Legion"
+    state = begin(raw)
+    state, _ = play(state, r(0, 1), c("unit:L1"))
+    assert "vanish" in keys(state)
+    state, _ = play(state, c("vanish"), c("end"), r(0))
+    # the Tribes' half: L1 cannot be a target
+    state, _ = play(state, r(9, 9), c("unit:T1"), c("fire"))
+    assert "target:L1" not in keys(state)
+    state, _ = play(state, c("back"), c("end"), c("end"), r(0))
+    assert state.turn == 2 and state.phasing == "Legion"
+    state, _ = play(state, r(9, 9), c("unit:L1"))
+    assert keys(state) == ["land", "stay"]
+    state, log = play(state, c("land"))
+    assert "L1 materialise anywhere on the field; they do nothing more" in log
+    assert "unit:L1" not in keys(state)  # landed: nothing more this turn
+    state, _ = play(state, c("end"), r(9), c("end"))  # the Tribes may react; they do not
+    state, _ = play(state, r(9, 9), c("end"), r(9))  # Tribes' turn 2; the Legion react
+    assert keys(state) == ["unit:MG", "end"]  # landed this turn: no reaction fire
+    state, _ = play(state, c("end"), r(9, 9))
+    assert state.turn == 3 and "unit:L1" in keys(state)  # turn 3: free to act
+
+
+def test_whole_squad_rallies_beside_the_commander() -> None:
+    state = tribes_orders(begin(preset(failure_markers="test_again")))
+    state, _ = play(state, c("end"), r(9), c("unit:MG"), c("target:T1"), r(0, 1),
+                    c("unit:L1"), c("target:T1"), c("end"))
+    assert state.unit("T1").markers == 11
+    state, log = play(state, r(9, 8))  # ML 35: even, two men off; and tests again
+    assert state.unit("T1").test_due and state.unit("T1").men == 1
+    state, log = play(state, r(9, 8))  # ML 70 - 65 = 5: the last man goes
+    assert (state.unit("T1").men, state.unit("T1").routed) == (0, 3)
+    state, log = play(state, r(9), r(9, 9))  # 5 x 9 = 45: 4 men, the half man fails
+    assert "Tribes rallies 4 men" in log
+    assert keys(state) == ["rally:T1", "end"]
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and step.options[0].label == "T1 whole"
+    state, log = play(state, c("rally:T1"))
+    assert "T1 rallies whole beside the commanding officer" in log
+    assert "1 rallied men have nowhere to go" in log
+    assert (state.unit("T1").men, state.phasing) == (3, "Legion")
+
+
+def test_a_rally_too_small_cannot_rebuild_a_lost_squad() -> None:
+    state = tribes_orders(begin(preset(failure_markers="test_again")))
+    state, _ = play(state, c("end"), r(9), c("unit:MG"), c("target:T1"), r(0, 1),
+                    c("unit:L1"), c("target:T1"), c("end"), r(9, 8), r(9, 8))
+    state, log = play(state, r(1))  # 5 x 1 = 5: half a man
+    state, log = play(state, r(0, 1))  # and he comes: 1 man, too few for T1
+    assert "no squad can take them" in log
+
+
+def test_double_zero_option_in_the_game() -> None:
+    state = begin(raw_scenario(double_zero="0"))
+    state, log = play(state, r(0, 0))
+    assert "Legion commanding officer has 3 CP" in log
+
+
+# ------------------------------------------------------------------ scenario errors
+
+
+def broken(change: str) -> dict[str, Any]:
+    raw = raw_scenario()
+    units = raw["units"]
+    if change == "kind":
+        units[1]["kind"] = "dragoon"
+    elif change == "figures":
+        units[1]["figures"] = 5
+    elif change == "pose":
+        units[1]["traits"]["pose"] = "sitting"
+    elif change == "no_pose":
+        del units[1]["traits"]["pose"]
+    elif change == "side":
+        units[1]["side"] = "Arabs"
+    elif change == "commander":
+        units[0]["kind"] = "infantry"
+        units[0]["traits"] = {"pose": "running"}
+    elif change == "option":
+        raw["options"] = {"double_zero": "1000"}
+    elif change == "unknown_option":
+        raw["options"] = {"chips": True}
+    elif change == "turn_limit":
+        del raw["setup"]["turn_limit"]
+    elif change == "formation":
+        units[2]["traits"]["formation"] = "square"
+    elif change == "leader_type":
+        units[4]["traits"]["leader_type"] = "hero"
+    elif change == "duplicate":
+        units[2]["name"] = "L1"
+    elif change == "system":
+        raw["system"] = "fortboard"
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("kind", "unit 'L1' kind: is 'dragoon'; allowed: infantry"),
+        ("figures", "unit 'L1' figures: must be a whole number 1..4, got 5"),
+        ("pose", "unit 'L1' traits.pose: is 'sitting'; allowed: running"),
+        ("no_pose", "unit 'L1' traits.pose: is missing"),
+        ("side", "unit 'L1' side: is 'Arabs'; allowed: Legion, Tribes"),
+        ("commander", "side 'Legion': needs exactly one commander unit, has 0"),
+        ("option", "[options] double_zero: is '1000'; allowed: '100', '0'"),
+        ("unknown_option", "[options] chips: is not an option"),
+        ("turn_limit", "[setup] turn_limit: is missing"),
+        ("formation", "unit 'MG' traits.formation: is 'square'; allowed: line, column"),
+        ("leader_type", "unit 'R1' traits.leader_type: is 'hero'"),
+        ("duplicate", "unit 'L1' name: is used twice"),
+        ("system", "system: is 'fortboard'"),
+    ],
+)
+def test_a_broken_scenario_names_unit_and_field(change: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        RULES.load_scenario(broken(change))
+    assert message in str(caught.value)
+
+
+def test_example_scenario_loads_with_every_option_named() -> None:
+    from importlib import resources
+
+    text = resources.files("companion.scenarios").joinpath("fighting_swashbucklers.toml")
+    raw = tomllib.loads(text.read_text())
+    scenario = RULES.load_scenario(raw)
+    assert set(raw["options"]) == {o.name for o in RULES.options}
+    assert {u.kind for u in scenario.units} == {"commander", "infantry", "machine_gun",
+                                                "cannon", "cavalry"}

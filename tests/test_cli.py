@@ -1,0 +1,152 @@
+"""The command line as a referee meets it: clear one-line errors, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **(env or {})}, check=False)
+
+
+def assert_clean_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.startswith("error: "), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in result.stderr, result.stderr
+
+
+def test_run_without_a_game_says_how_to_start_one() -> None:
+    assert_clean_error(run_cli("run"), "no game at", "companion new")
+
+
+def test_missing_config_file_is_named(tmp_path: Path) -> None:
+    assert_clean_error(run_cli("run", "--config", str(tmp_path / "box.toml")),
+                       "box.toml: config file not found")
+
+
+def test_broken_config_names_key_and_allowed(tmp_path: Path) -> None:
+    config = tmp_path / "box.toml"
+    config.write_text('[display]\ndriver = "oled9000"\n')
+    assert_clean_error(run_cli("new", "--system", "on_the_frontier", "--config", str(config)),
+                       "[display] driver", "ssd1306, sh1106")
+
+
+def test_pi_mode_without_the_hardware_is_one_clear_message() -> None:
+    assert run_cli("new", "--system", "on_the_frontier").returncode == 0
+    result = run_cli("run", env={"COMPANION_HW": "pi"})
+    assert_clean_error(result, "GPIO", "COMPANION_HW=sim")
+    assert result.returncode == 3
+
+
+def test_corrupt_journal_says_how_to_salvage(isolated_box_env: Path) -> None:
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(b"not a database at all" * 400)
+    assert_clean_error(run_cli("run"), "journal", "companion journal salvage")
+    assert_clean_error(run_cli("status"), "companion journal salvage")
+
+
+def test_truncated_journal_is_salvaged_and_the_game_resumes(isolated_box_env: Path) -> None:
+    assert run_cli("new", "--system", "on_the_frontier").returncode == 0
+    assert run_cli("run", "--autoplay", "3", "--max-inputs", "120").returncode == 0
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    import sqlite3
+
+    db = sqlite3.connect(journal)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    data = journal.read_bytes()
+    journal.write_bytes(data[: len(data) - 1024])
+    broken = run_cli("status")
+    assert_clean_error(broken, "salvage")
+    salvaged = run_cli("journal", "salvage")
+    assert salvaged.returncode == 0, salvaged.stderr
+    assert "kept" in salvaged.stdout and "damaged file is kept" in salvaged.stdout
+    assert run_cli("journal", "check").returncode == 0
+    assert run_cli("run", "--autoplay", "4", "--max-inputs", "20").returncode == 0
+
+
+def test_new_refuses_to_overwrite_a_game_without_force() -> None:
+    assert run_cli("new", "--system", "on_the_frontier").returncode == 0
+    assert_clean_error(run_cli("new", "--system", "on_the_frontier"), "already holds a game",
+                       "--force")
+    forced = run_cli("new", "--system", "on_the_frontier", "--force")
+    assert forced.returncode == 0 and "archived" in forced.stdout
+
+
+def test_bad_scenario_names_the_unit_and_field(tmp_path: Path) -> None:
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text(
+        'system = "on_the_frontier"\ntitle = "t"\nsides = ["British", "Tribesmen"]\n'
+        '[[units]]\nname = "Ghazis"\nside = "Tribesmen"\nkind = "dragon"\nfigures = 12\n'
+    )
+    result = run_cli("new", "--scenario", str(scenario))
+    assert_clean_error(result, "bad.toml", "Ghazis", "kind")
+
+
+def test_unknown_system_lists_the_systems() -> None:
+    assert_clean_error(run_cli("new", "--system", "warhammer"), "tenir_le_fort", "on_the_frontier")
+
+
+def test_rules_list_json_has_all_five_systems(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "list", "--json"]) == 0
+    systems = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in systems] == [
+        "tenir_le_fort", "scrubs_of_the_desert", "fortboard", "fighting_swashbucklers",
+        "on_the_frontier",
+    ]
+    assert all(s["actions"] for s in systems)
+
+
+def _first_action(system: str) -> tuple[str, list[str]]:
+    from companion.rules import get_ruleset
+
+    action = next(iter(get_ruleset(system).actions.values()))
+    example = action.examples[0]
+    words = [f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in example.items()]
+    return action.name, words
+
+
+@pytest.mark.parametrize("system", ["tenir_le_fort", "scrubs_of_the_desert", "fortboard",
+                                    "fighting_swashbucklers", "on_the_frontier"])
+def test_odds_and_resolve_work_for_every_system(system: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    name, words = _first_action(system)
+    assert main(["rules", "show", system, name, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["name"] == name
+    assert main(["odds", system, name, *words, "--json"]) == 0
+    odds = json.loads(capsys.readouterr().out)
+    assert abs(sum(odds["odds"]["headline"].values()) - 1) < 1e-9
+    kinds = [g for g in odds["request"]["groups"] for _ in range(g["count"])]
+    dice = ",".join("1" if g["kind"] == "d6" else "0" for g in kinds)
+    assert main(["resolve", system, name, *words, "--dice", dice, "--json"]) == 0
+    resolved = json.loads(capsys.readouterr().out)
+    assert "headline" in resolved
+    # One die too many: the message says how many were expected.
+    assert main(["resolve", system, name, *words, "--dice", dice + ",1"]) == 2
+    assert "expected" in capsys.readouterr().err
+
+
+def test_wrong_parameter_names_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
+    name, _ = _first_action("on_the_frontier")
+    assert main(["odds", "on_the_frontier", name, "bogus=3"]) == 2
+    err = capsys.readouterr().err
+    assert "has no parameter 'bogus'" in err and "it takes:" in err
+
+
+def test_unknown_action_lists_the_actions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "on_the_frontier", "teleport"]) == 2
+    assert "its actions are:" in capsys.readouterr().err

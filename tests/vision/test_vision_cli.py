@@ -1,0 +1,96 @@
+"""The `companion dice` handlers, called directly (the main CLI wires them later)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tomllib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import VisionError, compose_tray
+from companion.vision.cli import add_commands
+from companion.vision.compose import DATA_DIR
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="companion")
+    add_commands(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def _run(argv: list[str]) -> int:
+    args = _parse(argv)
+    return int(args.func(args))
+
+
+def test_read_json_and_overlay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    img = tmp_path / "tray.png"
+    cv2.imwrite(str(img), compose_tray([1, 6, 3], "d6", random.Random(2)))
+    assert _run(["dice", "read", str(img), "--json", "--overlay", str(tmp_path / "ov"),
+                 "--store", str(tmp_path / "none")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(d["value"] for d in data[0]["dice"]) == [1, 3, 6]
+    assert all(len(d["box"]) == 4 and 0 <= d["confidence"] <= 1 for d in data[0]["dice"])
+    assert (tmp_path / "ov" / "tray.overlay.jpg").is_file()
+
+
+def test_read_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["dice", "read", str(DATA_DIR / "sample-1.jpg"), "--store",
+                 str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "dice" in out and "confidence" in out
+
+
+def test_read_non_image_is_a_vision_error(tmp_path: Path) -> None:
+    bad = tmp_path / "x.jpg"
+    bad.write_text("nope")
+    with pytest.raises(VisionError):
+        _run(["dice", "read", str(bad)])
+
+
+def test_bench_on_shipped_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["dice", "bench", str(DATA_DIR), "--json", "--store", str(tmp_path)]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["images"] == 2 and res["dice"] > 0
+    for key in ("accuracy", "recall", "precision", "exact_roll_rate", "median_ms"):
+        assert key in res
+
+
+def test_calibrate_prints_and_saves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), compose_tray([2, 5], "d6", random.Random(3)))
+    pic = tmp_path / "seen.jpg"
+    assert _run(["dice", "calibrate", "--from", str(img), "--picture", str(pic)]) == 0
+    table = tomllib.loads(capsys.readouterr().out)["dice"]
+    assert table["frame_size"] == [640, 640]
+    assert 30 < table["die_px"] < 60
+    assert pic.is_file()
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text('[chips]\nport = "x"\n\n[dice]\nold = 1\n')
+    assert _run(["dice", "calibrate", "--from", str(img), "--picture", str(pic),
+                 "--config", str(cfg), "--tray", "10,10,600,600"]) == 0
+    data = tomllib.loads(cfg.read_text())
+    assert data["chips"] == {"port": "x"}
+    assert data["dice"]["tray"] == [10, 10, 600, 600] and "old" not in data["dice"]
+    # The saved calibration is then usable by read.
+    assert _run(["dice", "read", str(img), "--config", str(cfg), "--store",
+                 str(tmp_path / "s")]) == 0
+
+
+def test_calibrate_needs_a_source() -> None:
+    with pytest.raises(VisionError, match="--from"):
+        _run(["dice", "calibrate"])
+
+
+def test_bad_tray_and_kinds(tmp_path: Path) -> None:
+    img = tmp_path / "f.png"
+    cv2.imwrite(str(img), np.full((100, 100, 3), 200, np.uint8))
+    with pytest.raises(VisionError, match="X,Y,W,H"):
+        _run(["dice", "calibrate", "--from", str(img), "--tray", "1,2"])
+    with pytest.raises(VisionError, match="kind"):
+        _run(["dice", "read", str(img), "--kinds", "d20"])

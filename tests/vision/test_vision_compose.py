@@ -1,0 +1,53 @@
+"""compose_tray builds frames from real die photos; the reader must read them back."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from companion.vision import DiceReader, VisionError, compose_tray
+from companion.vision.compose import DATA_DIR, compose_tray_with_boxes
+
+
+def test_shipped_samples_are_small_and_licensed() -> None:
+    total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
+    assert total < 1.5 * 1024 * 1024
+    assert (DATA_DIR / "LICENSE-dice-d6-tray.txt").read_text().startswith("BSD 3-Clause")
+
+
+def test_frame_shape_and_boxes_do_not_touch() -> None:
+    frame, boxes = compose_tray_with_boxes([1, 2, 3, 4, 5, 6], "d6", random.Random(0))
+    assert frame.shape == (640, 640, 3)
+    assert len(boxes) == 6
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart_x = a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0]
+            apart_y = a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+            assert apart_x or apart_y
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_reader_reads_composed_d6_back(reader: DiceReader, seed: int) -> None:
+    rng = random.Random(seed)
+    values = [rng.randint(1, 6) for _ in range(rng.randint(1, 12))]
+    out = reader.read(compose_tray(values, "d6", rng))
+    assert Counter(d.value for d in out.dice) == Counter(values), out
+    assert not out.unreadable
+
+
+def test_reader_reads_composed_d10_back() -> None:
+    reader = DiceReader(kinds=("d10",))
+    rng = random.Random(5)
+    values = list(range(10))
+    out = reader.read(compose_tray(values, "d10", rng))
+    assert sorted(d.value for d in out.dice) == values, out
+    assert all(d.kind == "d10" for d in out.dice)
+
+
+def test_bad_requests_are_clear() -> None:
+    with pytest.raises(VisionError, match="no face 7"):
+        compose_tray([7], "d6", random.Random(0))
+    with pytest.raises(VisionError, match="kind"):
+        compose_tray([1], "d20", random.Random(0))

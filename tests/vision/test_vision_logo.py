@@ -1,0 +1,59 @@
+"""Logo faces: `companion dice teach` learns a face from a few frames; the reader uses it."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import DiceReader
+from companion.vision.cli import add_commands
+from companion.vision.compose import _assets, _paste
+
+
+def _logo_sprite() -> np.ndarray:
+    """A black die with a gold skull-and-crossbones-like emblem instead of the 6."""
+    s = 64
+    img = np.zeros((s, s, 4), np.uint8)
+    cv2.rectangle(img, (4, 4), (59, 59), (30, 30, 30, 255), -1)
+    gold = (40, 180, 230, 255)
+    cv2.circle(img, (32, 27), 12, gold, -1)
+    cv2.circle(img, (27, 25), 3, (30, 30, 30, 255), -1)
+    cv2.circle(img, (37, 25), 3, (30, 30, 30, 255), -1)
+    cv2.line(img, (16, 44), (48, 54), gold, 4)
+    cv2.line(img, (16, 54), (48, 44), gold, 4)
+    return img
+
+
+def _frame(n_logo: int, values: list[int], seed: int) -> np.ndarray:
+    rng = random.Random(seed)
+    tray, crops = _assets()
+    frame = tray.copy()
+    spots = [(100 + 110 * (i % 5), 120 + 130 * (i // 5)) for i in range(10)]
+    rng.shuffle(spots)
+    for i in range(n_logo):
+        _paste(frame, _logo_sprite(), *spots.pop(), 42, rng.uniform(0, 360), rng)
+    for v in values:
+        _paste(frame, rng.choice(crops["d6"][v]), *spots.pop(), 40, rng.uniform(0, 360), rng)
+    return frame
+
+
+def test_teach_then_read(tmp_path: Path) -> None:
+    src = tmp_path / "frames"
+    src.mkdir()
+    for k in range(3):
+        cv2.imwrite(str(src / f"logo{k}.png"), _frame(2, [], k))
+    store = tmp_path / "store"
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers())
+    args = parser.parse_args(["dice", "teach", "--from", str(src), "--value", "6",
+                              "--name", "skulls", "--store", str(store)])
+    assert args.func(args) == 0
+    assert list(store.glob("skulls-6.npz"))
+    taught = DiceReader(logo_faces_dir=store)
+    frame = _frame(1, [2, 3, 5], 99)
+    got = sorted(d.value for d in taught.read(frame).dice)
+    assert got == [2, 3, 5, 6]
