@@ -2,14 +2,30 @@
 journaled session events, and session results into screens and tunes.
 
 Everything arrives on one queue and is handled on one thread, so hardware
-callbacks never touch game or UI state. Menu position and half-entered dice
-are UI state and are not journaled; anything that changes the game is.
+callbacks never touch game or UI state. Menu position, half-entered dice and
+the screens waiting to be read are UI state and are not journaled; anything
+that changes the game is, before it is shown or sounded.
+
+The screens, in the order a referee meets them (docs/referee-guide.md):
+
+- idle: draw a chip (chips in the bag, devices that are down)
+- chip: the chip just drawn: unit, side, its state
+- menu: the rules' choices (an action for the unit) or the box's own menu
+- roll / check: dice to roll, why, headline odds; a check is an end-of-turn
+  or end-of-attack roll (resolve, ammunition, morale, rally)
+- reading: a throw read, waiting for the next throw of the same request
+- result: the outcome (hits, pins, jams, casualties) and the next step
+- check (end of turn): the turn's end and where the game stands
+- secret: a roll recorded without showing it; hold SELECT to reveal
+- entry: dice entered or corrected by hand
+- status, summary, error, warning
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,9 +34,12 @@ from companion.rules.core import (
     AwaitChip,
     AwaitChoice,
     AwaitRoll,
+    DiceGroup,
     DieKind,
     GameOver,
     Odds,
+    Outcome,
+    Rolled,
     RollRequest,
     RulesError,
     Step,
@@ -36,7 +55,7 @@ from companion.session.events import (
 )
 from companion.session.session import GameSession
 from companion.ui.screens import Screen, render
-from companion.ui.tunes import TUNES, pick_tune
+from companion.ui.tunes import pick_tune, tunes_for
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +79,13 @@ class TagSeen:
 class SeenDie:
     kind: str  # "d6" | "d10" | "percentile"
     value: int
-    box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    box: tuple[int, ...] = (0, 0, 0, 0)  # x, y, width, height in the frame
 
 
 @dataclass(frozen=True)
 class DiceSeen:
     dice: tuple[SeenDie, ...]
-    unreadable: tuple[tuple[tuple[int, int, int, int], str], ...] = ()
+    unreadable: tuple[tuple[tuple[int, ...], str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,6 +101,23 @@ class DeviceBack:
 
 BoxInput = ButtonPressed | TagSeen | DiceSeen | DeviceFault | DeviceBack
 
+FALLBACKS = {
+    "camera": "Enter dice by hand: hold SEL, Enter dice.",
+    "chip reader": "Pick chips by hand: hold SEL, Pick chip.",
+    "display": "The box carries on without it.",
+}
+
+# An AwaitRoll whose reason says this is a check made at the end of a turn or
+# an attack, and the title its screen gets.
+CHECKS = (
+    (re.compile(r"\bresolve\b", re.I), "Resolve check"),
+    (re.compile(r"\bammunition|\bammo\b", re.I), "Ammunition check"),
+    (re.compile(r"\bmorale\b", re.I), "Morale check"),
+    (re.compile(r"\brally\b", re.I), "Rally check"),
+    (re.compile(r"\bend of (the )?(turn|attack)\b|\bafter the attack\b", re.I),
+     "End-of-attack check"),
+)
+
 
 # ------------------------------------------------------------- UI state
 
@@ -94,6 +130,7 @@ class Entry:
     values: list[int]
     at: int = 0
     correction: bool = False
+    labels: tuple[str, ...] = ()  # the group label of each die
 
 
 @dataclass
@@ -102,10 +139,21 @@ class UiState:
     mode: str = "normal"  # normal | menu | entry | pick_chip | status
     menu: tuple[tuple[str, str], ...] = ()  # (key, label)
     message: Screen | None = None  # error or warning shown until a button is pressed
-    result: Screen | None = None  # the last outcome, shown until the next input
+    results: list[Screen] = field(default_factory=list)  # outcomes waiting to be read
     entry: Entry | None = None
     partial: list[int] = field(default_factory=list)  # dice read so far for a split throw
     faults: dict[str, str] = field(default_factory=dict)
+    scroll: int = 0  # first line shown on the status and summary pages
+    secret: int | None = None  # the secret roll the secret screen stands for
+
+    @property
+    def result(self) -> Screen | None:
+        """The screen waiting to be read (dismissed by any button), if any."""
+        return self.results[0] if self.results else None
+
+    @result.setter
+    def result(self, screen: Screen | None) -> None:
+        self.results = [] if screen is None else [screen]
 
 
 def throws(request: RollRequest) -> list[list[int]]:
@@ -113,10 +161,13 @@ def throws(request: RollRequest) -> list[list[int]]:
 
     Two groups of the same kind (the attacker's d6 and the defender's d6) cannot
     be told apart on the tray, so each becomes its own throw; groups of different
-    kinds (tens and units of a percentile) are rolled together.
+    kinds (tens and units of a percentile) are rolled together. Groups of no
+    dice are not thrown at all.
     """
     out: list[list[int]] = []
     for index, group in enumerate(request.groups):
+        if group.count == 0:
+            continue
         for throw in out:
             if all(request.groups[i].kind is not group.kind for i in throw):
                 throw.append(index)
@@ -124,6 +175,13 @@ def throws(request: RollRequest) -> list[list[int]]:
         else:
             out.append([index])
     return out
+
+
+def dice_text(groups: list[DiceGroup] | tuple[DiceGroup, ...]) -> str:
+    """'4d6 + 1d10' for the headline; percentile dice read 'd%'."""
+    parts = [f"{g.count}{'d%' if g.kind is DieKind.PERCENTILE else g.kind.value}"
+             for g in groups if g.count]
+    return " + ".join(parts) or "no dice"
 
 
 def percent(p: Fraction) -> str:
@@ -136,14 +194,59 @@ def percent(p: Fraction) -> str:
 
 
 def odds_line(odds: Odds | None) -> str:
+    """Headline odds in a few words: 'avg 1.3 hits · 70% 1+ · pinned 12%'."""
     if odds is None:
         return ""
-    parts = [f"avg {float(odds.mean()):.1f} {odds.headline_label}"]
-    if odds.headline_label and 0 not in odds.headline or len(odds.headline) > 1:
-        parts.append(f"any {percent(odds.at_least(1))}")
+    label = odds.headline_label
+    parts = [f"avg {float(odds.mean()):.1f} {label}".rstrip()]
+    if len(odds.headline) > 1 and min(odds.headline) <= 0 < max(odds.headline):
+        parts.append(f"{percent(odds.at_least(1))} 1+")
     for name, chance in list(odds.effects.items())[:2]:
-        parts.append(f"{name} {percent(chance)}")
+        parts.append(f"{pretty(name)} {percent(chance)}")
     return ", ".join(parts)
+
+
+def faces(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int]) -> str:
+    """Dice as read on their faces: a percentile tens die 3 reads '30'."""
+    return "  ".join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
+
+
+def pretty(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def headline(outcome: Outcome) -> str:
+    """'3 hits', '1 hit', '13 inches' (the first word of the label agrees)."""
+    label = outcome.headline_label
+    if outcome.headline == 1 and label:
+        word, _, rest = label.partition(" ")
+        if word.endswith("ies"):
+            word = word[:-3] + "y"
+        elif word.endswith(("ches", "shes", "sses")):
+            word = word[:-2]
+        elif word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        label = f"{word} {rest}".strip()
+    return f"{outcome.headline} {label}".strip()
+
+
+def check_title(reason: str) -> str | None:
+    for pattern, title in CHECKS:
+        if pattern.search(reason):
+            return title
+    return None
+
+
+def next_hint(step: Step) -> str:
+    """The next step in a few words, for a result screen's footer."""
+    if isinstance(step, AwaitChip):
+        return "Next: draw a chip"
+    if isinstance(step, AwaitChoice):
+        return f"Next: {step.about or step.prompt}"
+    if isinstance(step, AwaitRoll):
+        kind = check_title(step.request.reason)
+        return f"Next: {kind.lower() if kind else 'roll'} {dice_text(step.request.groups)}"
+    return "Next: game over"
 
 
 class Box:
@@ -154,11 +257,13 @@ class Box:
         show: Callable[[Screen], None],
         play: Callable[[str], None],
         say: Callable[[str], None] = lambda line: None,
+        muted: bool = False,
     ) -> None:
         self.session = session
         self.show_screen = show
         self.play = play
         self.say = say
+        self.muted = muted
         self.ui = UiState()
         self.inbox: queue.Queue[BoxInput] = queue.Queue()
         self.acknowledged: list[int] = []
@@ -170,7 +275,11 @@ class Box:
         self.inbox.put(item)
 
     def pump(self, timeout: float | None = 0.0) -> bool:
-        """Handle every queued input; True if any was handled."""
+        """Handle every queued input; True if any was handled.
+
+        With a timeout (seconds) wait that long for the first input; with 0 or
+        None take only what is already queued.
+        """
         handled = False
         while True:
             try:
@@ -201,7 +310,7 @@ class Box:
             else:
                 self._device_back(item)
         except RulesError as exc:
-            self.warn("Not allowed", str(exc))
+            self.warn("Not allowed", str(exc), str(exc))
         self.refresh()
 
     # ------------------------------------------------------------ inputs
@@ -211,68 +320,85 @@ class Box:
         if tag.chip is None:
             self.error(
                 "Unknown chip",
+                f"Tag {tag.uid[:14]} is not enrolled. Pick the unit by hand.",
                 f"Tag {tag.uid} is not enrolled. Enrol it with 'companion chips enroll' "
-                "or pick the unit by hand (hold SELECT).",
+                "or pick the unit by hand (hold SELECT, Pick chip).",
             )
             return
         if not isinstance(step, AwaitChip):
-            self.warn("Chip not wanted", f"{tag.chip}: finish the current step first.")
+            self.warn("Chip not wanted", f"{tag.chip}: finish this step first.",
+                      f"{tag.chip} read while the box waits for something else; "
+                      "finish the current step first.")
             return
         if tag.chip not in step.in_bag:
-            self.warn("Already drawn", f"{tag.chip} was already drawn this turn. Draw again.")
+            self.warn("Already drawn", f"{tag.chip} was drawn this turn. Draw again.",
+                      f"{tag.chip} was already drawn this turn. Put it aside and draw again.")
             return
         self.submit(ChipAccepted(tag.chip, tag.uid))
 
     def _dice(self, seen: DiceSeen) -> None:
         step = self.step
         if not isinstance(step, AwaitRoll) or self.ui.mode == "entry":
-            return  # dice rolled for fun between steps are not a roll request's answer
-        if seen.unreadable:
-            where = "; ".join(f"{reason} at x{box[0]} y{box[1]}" for box, reason in seen.unreadable)
-            self.error("Reroll die", f"Cannot read {len(seen.unreadable)} die: {where}.")
-            return
+            return  # dice rolled for fun between steps, or while typing them in
         request = step.request
+        if seen.unreadable:
+            reasons = ", ".join(sorted({reason for _, reason in seen.unreadable}))
+            where = "; ".join(f"{reason} at x{box[0]} y{box[1]}"
+                              for box, reason in seen.unreadable)
+            count = len(seen.unreadable)
+            self.error("Reroll", f"Cannot read {count} {'die' if count == 1 else 'dice'} "
+                       f"({reasons}). Roll again.",
+                       f"Cannot read {count} dice: {where}. Roll again or enter by hand.")
+            return
         plan = throws(request)
-        throw = plan[len(self._partial_groups(request))]
+        if not plan:
+            self.submit(DiceAccepted((), "camera"))
+            return
+        throw = plan[self._throws_done(request)]
         wanted = [request.groups[i] for i in throw]
         values: list[int] = []
         for group in wanted:
             matching = [d for d in seen.dice if d.kind == group.kind.value]
             if len(matching) != group.count:
-                total = sum(g.count for g in wanted)
-                self.error(
-                    "Wrong dice",
-                    f"Saw {len(seen.dice)} dice, need {total} "
-                    f"({', '.join(f'{g.count}{g.kind.value} {g.label}' for g in wanted)}). "
-                    "Roll again or enter by hand.",
-                )
+                need = dice_text(wanted)
+                self.error("Wrong dice", f"Saw {len(seen.dice)}, need {need}. "
+                           "Roll again or enter by hand.",
+                           f"Saw {len(seen.dice)} dice "
+                           f"({', '.join(f'{d.kind}:{d.value}' for d in seen.dice)}), need "
+                           f"{', '.join(f'{g.count}{g.kind.value} {g.label}' for g in wanted)}. "
+                           "Roll again or enter by hand.")
                 return
             values.extend(d.value for d in sorted(matching, key=lambda d: (d.box[0], d.box[1])))
         collected = self.ui.partial + values
-        if len(plan) > 1 and len(collected) < request.dice_count:
+        if len(collected) < sum(request.groups[i].count for t in plan for i in t):
             self.ui.partial = collected
-            self.say(f"  read {values} for {', '.join(g.label for g in wanted)}")
+            shown = "hidden" if request.secret else " ".join(map(str, values))
+            self.say(f"  read {shown} for {', '.join(g.label for g in wanted)}")
             self.play_tune("dice")
             return
         self.ui.partial = []
         self.submit(DiceAccepted(tuple(self._regroup(request, collected)), "camera"))
 
-    def _partial_groups(self, request: RollRequest) -> list[int]:
+    def _throws_done(self, request: RollRequest) -> int:
+        """How many of the request's throws the camera has read so far."""
         taken = len(self.ui.partial)
-        done: list[int] = []
+        done = 0
         for throw in throws(request):
             size = sum(request.groups[i].count for i in throw)
-            if taken >= size:
-                done.extend(throw)
-                taken -= size
-            else:
+            if taken < size:
                 break
+            taken -= size
+            done += 1
         return done
+
+    def _partial_groups(self, request: RollRequest) -> list[int]:
+        """Indices of the groups already read (kept for the sim table)."""
+        return [i for throw in throws(request)[: self._throws_done(request)] for i in throw]
 
     @staticmethod
     def _regroup(request: RollRequest, collected: list[int]) -> list[int]:
         """Dice come throw by throw; the rules want them in group order."""
-        by_group: dict[int, list[int]] = {}
+        by_group: dict[int, list[int]] = {i: [] for i in range(len(request.groups))}
         at = 0
         for throw in throws(request):
             for i in throw:
@@ -285,18 +411,15 @@ class Box:
         if fault.device in self.ui.faults:
             return  # reported once; the device is retried in the background
         self.ui.faults[fault.device] = fault.message
-        fallback = {
-            "camera": "Enter dice by hand: hold SELECT.",
-            "chip reader": "Pick chips by hand: hold SELECT.",
-        }.get(fault.device, "The box carries on without it.")
-        self.error(f"{fault.device.title()} lost", f"{fault.message}. {fallback}")
-        self.say(f"! {fault.device} failed: {fault.message}; {fallback}")
+        fallback = FALLBACKS.get(fault.device, "The box carries on without it.")
+        self.error(f"{fault.device.capitalize()} lost", fallback,
+                   f"{fault.device} failed: {fault.message}. {fallback}")
 
     def _device_back(self, back: DeviceBack) -> None:
         if self.ui.faults.pop(back.device, None) is not None:
             self.say(f"  {back.device} is back")
-            self.ui.message = Screen("warning", f"{back.device.title()} back", lines=("Working again.",),
-                                     footer="any button")
+            self.ui.message = Screen("warning", f"{back.device.capitalize()} back",
+                                     lines=("Working again.",), footer="any button")
 
     # ------------------------------------------------------------ buttons
 
@@ -305,9 +428,10 @@ class Box:
         if ui.message is not None:
             ui.message = None
             return
+        if ui.mode == "normal" and ui.result is not None:
+            self._result_button(press)
+            return
         if press.long and press.button == "select" and ui.mode == "normal":
-            if self._reveal_if_secret_shown():
-                return
             self._open_menu()
             return
         if ui.mode == "menu":
@@ -317,15 +441,27 @@ class Box:
         elif ui.mode == "pick_chip":
             self._pick_button(press)
         elif ui.mode == "status":
-            ui.mode = "normal"
+            self._status_button(press)
         else:
             self._normal_button(press)
 
+    def _result_button(self, press: ButtonPressed) -> None:
+        """Any button dismisses a result; holding SELECT on a secret reveals it."""
+        ui = self.ui
+        result = ui.result
+        assert result is not None
+        if press.long and press.button == "select" and result.kind == "secret":
+            self._reveal()
+            return
+        if press.long and press.button == "select":
+            ui.results.clear()
+            self._open_menu()
+            return
+        ui.results.pop(0)
+        ui.scroll = 0
+
     def _normal_button(self, press: ButtonPressed) -> None:
         step = self.step
-        if self.ui.result is not None and press.button in ("select", "back"):
-            self.ui.result = None
-            return
         if isinstance(step, AwaitChoice):
             count = len(step.options)
             if press.button == "up":
@@ -335,17 +471,41 @@ class Box:
             elif press.button == "select":
                 key = step.options[min(self.ui.cursor, count - 1)].key
                 self.submit(ChoiceMade(key))
+        elif isinstance(step, GameOver):
+            self._scroll(press, self._summary_screen(step))
 
-    def _reveal_if_secret_shown(self) -> bool:
-        hidden = [s for s in self.session.record.secrets if not s.revealed]
-        if self.ui.result is None or self.ui.result.kind != "secret" or not hidden:
+    def _status_button(self, press: ButtonPressed) -> None:
+        if not self._scroll(press, self._status_screen()):
+            self.ui.mode, self.ui.scroll = "normal", 0
+
+    def _scroll(self, press: ButtonPressed, page: Screen) -> bool:
+        """Scroll a long page with UP/DOWN; False for any other button."""
+        from companion.ui.screens import body_rows
+
+        if press.button not in ("up", "down"):
             return False
-        secret = hidden[-1]
-        self.session.submit(SecretRevealed(secret.index))
-        self.say(f"  secret roll revealed: {secret.dice} — " + " ".join(secret.log))
-        self.ui.result = Screen("result", "Secret revealed", big=" ".join(map(str, secret.dice)),
-                                lines=secret.log, footer="SEL: continue")
+        most = max(0, body_rows(page) - 2)
+        self.ui.scroll = min(most, max(0, self.ui.scroll + (1 if press.button == "down" else -1)))
         return True
+
+    def _reveal(self) -> None:
+        secrets = {s.index: s for s in self.session.record.secrets if not s.revealed}
+        index = self.ui.secret
+        if index not in secrets:
+            index = max(secrets) if secrets else None
+        self.ui.results = [r for r in self.ui.results if r.kind != "secret"]
+        if index is None:
+            return
+        secret = secrets[index]
+        self._journal(SecretRevealed(secret.index))
+        self.say(f"  secret roll revealed ({secret.reason}): {' '.join(map(str, secret.dice))}")
+        for line in secret.log:
+            self.say(f"    {line}")
+        self.ui.results.insert(0, Screen(
+            "result", "Secret: " + secret.reason, big="  ".join(map(str, secret.dice)),
+            lines=secret.log, footer="any button",
+        ))
+        self.ui.secret = None
 
     def _open_menu(self) -> None:
         step = self.step
@@ -355,20 +515,21 @@ class Box:
         if isinstance(step, AwaitChip):
             items.append(("pick", "Pick chip"))
         if self.session.record.played:
-            items.append(("correct" if self._last_was_roll() else "undo",
-                          "Correct dice" if self._last_was_roll() else "Undo last"))
             if self._last_was_roll():
-                items.append(("undo", "Undo last"))
+                items.append(("correct", "Correct dice"))
+            items.append(("undo", "Undo last"))
         if any(not s.revealed for s in self.session.record.secrets):
             items.append(("reveal", "Reveal secret"))
-        items += [("status", "Game status"), ("close", "Back to game")]
+        items += [
+            ("status", "Game status"),
+            ("sound", "Sound on" if self.muted else "Sound off"),
+            ("close", "Back to game"),
+        ]
         self.ui.menu = tuple(items)
         self.ui.mode = "menu"
         self.ui.cursor = 0
 
     def _last_was_roll(self) -> bool:
-        from companion.rules.core import Rolled
-
         played = self.session.record.played
         return bool(played) and isinstance(played[-1].given, Rolled)
 
@@ -384,36 +545,59 @@ class Box:
             return
         key = ui.menu[ui.cursor][0]
         ui.mode, ui.cursor = "normal", 0
-        if key == "enter":
-            step = self.step
-            assert isinstance(step, AwaitRoll)
-            kinds = step.request.kinds
-            ui.partial = []
-            ui.entry = Entry(kinds, [k.faces[0] for k in kinds])
-            ui.mode = "entry"
-        elif key == "pick":
+        step = self.step
+        if key == "enter" and isinstance(step, AwaitRoll):
+            self._start_entry(step.request, self._regroup_partial(step.request), False)
+        elif key == "pick" and isinstance(step, AwaitChip):
             ui.mode = "pick_chip"
-        elif key in ("undo", "correct"):
-            last = self.session.record.played[-1]
-            self.session.submit(Undone("correction" if key == "correct" else "undo"))
-            self.ui.result = None
-            self.say(f"  undone: {_describe_input(last.given)}")
-            if key == "correct":
-                step = self.step
-                assert isinstance(step, AwaitRoll)
-                previous = list(getattr(last.given, "dice", ()))
-                ui.entry = Entry(step.request.kinds, previous, correction=True)
-                ui.mode = "entry"
+        elif key in ("undo", "correct") and self.session.record.played:
+            self._undo(correct=key == "correct")
         elif key == "reveal":
             hidden = [s for s in self.session.record.secrets if not s.revealed]
-            self.ui.result = Screen("secret", "Secret roll", lines=(hidden[-1].reason,),
-                                    footer="hold SELECT to reveal")
+            if hidden:
+                ui.secret = hidden[-1].index
+                ui.results.insert(0, self._secret_screen(hidden[-1].reason, recorded=False))
         elif key == "status":
-            ui.mode = "status"
+            ui.mode, ui.scroll = "status", 0
+        elif key == "sound":
+            self.muted = not self.muted
+            self.say(f"  sound {'off' if self.muted else 'on'}")
+
+    def _undo(self, correct: bool) -> None:
+        last = self.session.record.played[-1]
+        self._journal(Undone("correction" if correct else "undo"))
+        self.ui.results.clear()
+        self.ui.partial = []
+        self.say(f"  undone: {_describe_input(last.given)}")
+        step = self.step
+        if correct and isinstance(step, AwaitRoll) and isinstance(last.given, Rolled):
+            self._start_entry(step.request, list(last.given.dice), True)
+
+    def _regroup_partial(self, request: RollRequest) -> list[int]:
+        """Dice already read by the camera, in entry order, the rest at their lowest face."""
+        values = [k.faces[0] for k in request.kinds]
+        positions = [i for throw in throws(request) for i in throw]
+        starts = [sum(g.count for g in request.groups[:i]) for i in range(len(request.groups))]
+        order = [starts[i] + n for i in positions for n in range(request.groups[i].count)]
+        for value, at in zip(self.ui.partial, order, strict=False):
+            values[at] = value
+        return values
+
+    def _start_entry(self, request: RollRequest, values: list[int], correction: bool) -> None:
+        labels = tuple(g.label for g in request.groups for _ in range(g.count))
+        self.ui.partial = []
+        if not request.kinds:
+            self.submit(DiceAccepted((), "correction" if correction else "manual"))
+            return
+        self.ui.entry = Entry(request.kinds, values, correction=correction, labels=labels)
+        self.ui.mode = "entry"
 
     def _entry_button(self, press: ButtonPressed) -> None:
         entry = self.ui.entry
         assert entry is not None
+        if not isinstance(self.step, AwaitRoll):  # the game moved on (a roll came in)
+            self.ui.entry, self.ui.mode = None, "normal"
+            return
         faces = entry.kinds[entry.at].faces
         value = entry.values[entry.at]
         if press.button in ("up", "down"):
@@ -434,7 +618,7 @@ class Box:
 
     def _pick_button(self, press: ButtonPressed) -> None:
         step = self.step
-        if not isinstance(step, AwaitChip):
+        if not isinstance(step, AwaitChip) or not step.in_bag:
             self.ui.mode = "normal"
             return
         chips = step.in_bag
@@ -443,19 +627,25 @@ class Box:
         elif press.button in ("up", "down"):
             self.ui.cursor = (self.ui.cursor + (1 if press.button == "down" else -1)) % len(chips)
         elif press.button == "select":
-            chip = chips[self.ui.cursor]
+            chip = chips[min(self.ui.cursor, len(chips) - 1)]
             self.ui.mode, self.ui.cursor = "normal", 0
             self.submit(ChipAccepted(chip, ""))
 
     # ------------------------------------------------------------ effects
 
+    def _journal(self, event: Event) -> Transition | None:
+        transition = self.session.submit(event)
+        self.acknowledged.append(self.session.record.events)
+        return transition
+
     def submit(self, event: Event) -> Transition | None:
         """Journal the event through the session, then show and sound what it did."""
         step = self.step
-        transition = self.session.submit(event)
-        self.acknowledged.append(self.session.record.events)
-        self.ui.cursor = 0
-        self.ui.result = None
+        transition = self._journal(event)
+        ui = self.ui
+        ui.cursor, ui.scroll, ui.results, ui.message = 0, 0, [], None
+        if ui.mode != "entry":
+            ui.mode, ui.menu = "normal", ()
         if transition is None:
             return None
         secret = isinstance(step, AwaitRoll) and step.request.secret
@@ -463,49 +653,49 @@ class Box:
         return transition
 
     def _report(self, step: Step, event: Event, transition: Transition, secret: bool) -> None:
-        source = f" ({event.source})" if isinstance(event, DiceAccepted) and event.source != "camera" else ""
+        source = (f" ({event.source})"
+                  if isinstance(event, DiceAccepted) and event.source != "camera" else "")
         if secret:
-            self.say(f"  secret roll recorded{source}: {step.request.reason if isinstance(step, AwaitRoll) else ''}")
-            self.ui.result = Screen("secret", "Secret roll", lines=("Recorded, not shown.",),
-                                    footer="hold SELECT to reveal")
+            reason = step.request.reason if isinstance(step, AwaitRoll) else ""
+            self.say(f"  secret roll recorded{source}: {reason}")
+            self.ui.secret = self.session.record.secrets[-1].index
+            self.ui.results = [self._secret_screen(reason, recorded=True)]
             self.play_tune("secret")
             return
+        if isinstance(event, DiceAccepted):
+            self.say(f"  dice{source}: {' '.join(map(str, event.dice))}")
         for line in transition.log:
             self.say(f"  {line}")
         cues = set(transition.cues)
         if isinstance(event, ChipAccepted):
             cues.add("chip")
+            self.ui.results.append(self._chip_screen(event.chip, transition))
         if isinstance(event, DiceAccepted):
             cues.add("dice")
         outcome = transition.outcome
         if outcome is not None:
-            cues |= {e for e in outcome.effects if e in TUNES}
-            if outcome.effects & {"killed", "dead", "death"}:
-                cues.add("death")
-            effects = ", ".join(sorted(outcome.effects))
-            lines = [effects] if effects else []
-            lines += list(outcome.changes or outcome.details[-2:])
-            self.ui.result = Screen(
-                "result", _title_for(step), big=f"{outcome.headline} {outcome.headline_label}",
-                lines=tuple(lines), footer="SEL: continue",
-            )
-        elif isinstance(event, ChipAccepted):
-            self.ui.result = None
-        tune = pick_tune(cues)
+            cues |= set(outcome.effects)
+            self.ui.results.append(self._result_screen(step, event, outcome))
+        if "turn_end" in cues:
+            self.ui.results.append(self._turn_end_screen(transition))
+        tune = pick_tune(tunes_for(cues))
         if tune:
             self.play_tune(tune)
 
     def play_tune(self, name: str) -> None:
-        self.play(name)
+        if not self.muted:
+            self.play(name)
 
-    def error(self, title: str, text: str) -> None:
-        log.info("%s: %s", title, text)
-        self.say(f"! {title}: {text}")
+    def error(self, title: str, text: str, detail: str = "") -> None:
+        """Show an error until a button is pressed; `text` fits the OLED, `detail`
+        (the whole story) goes to the log and the play-by-play."""
+        log.info("%s: %s", title, detail or text)
+        self.say(f"! {title}: {detail or text}")
         self.ui.message = Screen("error", title, lines=(text,), footer="any button")
         self.play_tune("error")
 
-    def warn(self, title: str, text: str) -> None:
-        self.say(f"! {title}: {text}")
+    def warn(self, title: str, text: str, detail: str = "") -> None:
+        self.say(f"! {title}: {detail or text}")
         self.ui.message = Screen("warning", title, lines=(text,), footer="any button")
         self.play_tune("warning")
 
@@ -519,65 +709,124 @@ class Box:
             return Screen("menu", "Menu", items=tuple(label for _, label in ui.menu),
                           cursor=ui.cursor, footer="SEL ok  BACK close")
         if ui.mode == "entry" and ui.entry is not None:
-            entry = ui.entry
-            shown = " ".join(
-                (f"[{entry.kinds[i].describe_face(v)}]" if i == entry.at
-                 else entry.kinds[i].describe_face(v))
-                for i, v in enumerate(entry.values)
-            )
-            return Screen("entry", f"Die {entry.at + 1} of {len(entry.values)}", big=shown,
-                          footer="UP/DN value SEL next")
+            return self._entry_screen(ui.entry)
         if ui.mode == "status":
-            return Screen("check", "Game status", lines=self.session.describe()[:4],
-                          footer="any button")
+            return self._status_screen()
         step = self.step
         if ui.mode == "pick_chip" and isinstance(step, AwaitChip):
             return Screen("menu", "Pick chip", items=step.in_bag, cursor=ui.cursor,
-                          footer="SEL pick BACK cancel")
+                          footer="SEL pick  BACK cancel")
         if ui.result is not None:
             return ui.result
         return self.step_screen(step)
 
     def step_screen(self, step: Step) -> Screen:
-        faults = ", ".join(self.ui.faults)
+        down = [d for d in self.ui.faults if d != "display"]
         if isinstance(step, AwaitChip):
-            return Screen("idle", self.session.ruleset.title, big="Draw a chip",
-                          lines=(step.prompt, f"{len(step.in_bag)} chips in the bag"),
-                          footer=f"{faults} down" if faults else "hold SEL: menu")
+            hint = "hold SEL: pick chip" if "chip reader" in down else "hold SEL: menu"
+            return Screen("idle", step.prompt or "Draw a chip", big="Draw a chip",
+                          lines=(f"{len(step.in_bag)} chips in the bag",
+                                 *(f"{d.capitalize()} down" for d in down)),
+                          footer=hint)
         if isinstance(step, AwaitChoice):
             return Screen("menu", step.about or step.prompt,
                           items=tuple(o.label for o in step.options),
                           cursor=min(self.ui.cursor, len(step.options) - 1),
                           footer=step.prompt if step.about else "SEL choose")
         if isinstance(step, AwaitRoll):
-            request = step.request
-            plan = throws(request)
-            done = len(self._partial_groups(request))
-            groups = [request.groups[i] for i in plan[min(done, len(plan) - 1)]] if done else list(request.groups)
-            roll = " + ".join(
-                f"{g.count}{'d%' if g.kind is DieKind.PERCENTILE else g.kind.value}" for g in groups
-            )
-            lines = [request.reason]
-            if len(plan) > 1:
-                lines = [", ".join(g.label for g in groups)]
-            line = odds_line(step.odds)
-            if line and not request.secret:
-                lines.append(line)
-            footer = "camera down: hold SEL" if "camera" in self.ui.faults else "hold SEL: menu"
-            title = "Secret roll" if request.secret else "Roll the dice"
-            return Screen("roll", title, big=f"Roll {roll}", lines=tuple(lines), footer=footer)
-        assert isinstance(step, GameOver)
-        return Screen("summary", "Game over", big=step.winner or "Draw",
-                      lines=step.summary[:3], footer="hold SEL: menu")
+            return self._roll_screen(step)
+        return self._summary_screen(step)
+
+    def _roll_screen(self, step: AwaitRoll) -> Screen:
+        request = step.request
+        plan = throws(request)
+        done = self._throws_done(request)
+        odds = "" if request.secret else odds_line(step.odds)
+        camera_down = "camera" in self.ui.faults
+        footer = "camera down: hold SEL" if camera_down else odds or "hold SEL: menu"
+        lines = [request.reason]
+        if camera_down and odds:
+            lines.append(odds)
+        check = check_title(request.reason)
+        if len(plan) > 1:
+            at = min(done, len(plan) - 1)
+            groups = [request.groups[i] for i in plan[at]]
+            labels = ", ".join(g.label for g in groups)
+            title = f"Throw {at + 1} of {len(plan)}: {labels}"
+            if done:
+                read = "hidden" if request.secret else "  ".join(map(str, self.ui.partial))
+                return Screen("reading", title, big=f"Roll {dice_text(groups)}",
+                              lines=(f"Read so far: {read}", *lines), footer=footer)
+            return Screen("check" if check else "roll", title, big=f"Roll {dice_text(groups)}",
+                          lines=tuple(lines), footer=footer)
+        title = "Secret roll" if request.secret else check or "Roll the dice"
+        return Screen("check" if check else "roll", title,
+                      big=f"Roll {dice_text(request.groups)}", lines=tuple(lines), footer=footer)
+
+    def _summary_screen(self, step: GameOver) -> Screen:
+        lines = (*step.summary, *self.session.describe())
+        return Screen("summary", "Game over", big=step.winner or "Draw", lines=lines,
+                      scroll=self.ui.scroll, footer="UP/DN: more")
+
+    def _status_screen(self) -> Screen:
+        return Screen("status", "Game status", lines=self.session.describe(),
+                      scroll=self.ui.scroll, footer="UP/DN scroll  SEL back")
+
+    def _entry_screen(self, entry: Entry) -> Screen:
+        label = entry.labels[entry.at] if entry.labels else ""
+        what = "Correct" if entry.correction else "Enter"
+        title = f"{what} {entry.at + 1}/{len(entry.values)}" + (f": {label}" if label else "")
+        step = self.step
+        reason = step.request.reason if isinstance(step, AwaitRoll) else ""
+        last = entry.at + 1 == len(entry.values)
+        return Screen(
+            "entry", title,
+            items=tuple(entry.kinds[i].describe_face(v) for i, v in enumerate(entry.values)),
+            cursor=entry.at, lines=(reason,),
+            footer="UP/DN value  SEL accept" if last else "UP/DN value  SEL next",
+        )
+
+    def _secret_screen(self, reason: str, recorded: bool) -> Screen:
+        first = "Recorded, not shown." if recorded else "Not shown yet."
+        return Screen("secret", "Secret roll", lines=(first, reason, "SEL: go on"),
+                      footer="hold SEL: reveal")
+
+    def _chip_screen(self, chip: str, transition: Transition) -> Screen:
+        """The chip drawn: the unit it activates, its side and its state."""
+        scenario = self.session.record.scenario
+        unit = next((u for u in scenario.units if u.chip == chip), None)
+        step = self.step
+        if unit is None and isinstance(step, AwaitChoice) and step.about:
+            unit = next((u for u in scenario.units if u.name == step.about), None)
+        if unit is None:
+            return Screen("chip", f"Chip: {chip}", big=chip,
+                          lines=transition.log or (next_hint(step),), footer="any button")
+        lines = [f"{unit.side} · {unit.kind}, {unit.figures} figures"]
+        state = [ln for ln in self.session.describe() if unit.name in ln]
+        lines += state or [ln for ln in transition.log if unit.name in ln][:1]
+        return Screen("chip", f"Chip: {chip}", big=unit.name, lines=tuple(lines),
+                      footer=next_hint(step))
+
+    def _result_screen(self, step: Step, event: Event, outcome: Outcome) -> Screen:
+        lines: list[str] = []
+        if isinstance(event, DiceAccepted) and event.dice and isinstance(step, AwaitRoll):
+            lines.append("Dice " + faces(step.request.kinds, event.dice))
+        effects = ", ".join(pretty(e) for e in sorted(outcome.effects))
+        if effects:
+            lines.append(effects)
+        lines += list(outcome.changes or outcome.details[-2:])
+        title = step.request.reason if isinstance(step, AwaitRoll) else "Result"
+        return Screen("result", title, big=headline(outcome), lines=tuple(lines),
+                      footer=next_hint(self.step))
+
+    def _turn_end_screen(self, transition: Transition) -> Screen:
+        title = next((ln for ln in transition.log if ln.lower().startswith("end of turn")),
+                     "End of turn")
+        return Screen("check", title, lines=self.session.describe(),
+                      footer=next_hint(self.step))
 
     def refresh(self) -> None:
         self.show_screen(self.screen())
-
-
-def _title_for(step: Step) -> str:
-    if isinstance(step, AwaitRoll):
-        return step.request.groups[0].label if step.request.groups else "Result"
-    return "Result"
 
 
 def _describe_input(given: object) -> str:
@@ -587,5 +836,5 @@ def _describe_input(given: object) -> str:
     return type(given).__name__
 
 
-def render_screen(screen: Screen):  # type: ignore[no-untyped-def]
+def render_screen(screen: Screen) -> object:
     return render(screen)

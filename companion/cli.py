@@ -38,7 +38,7 @@ def print_json(data: Any) -> None:
 def _rules_list(args: argparse.Namespace) -> int:
     from companion.rules import all_rulesets
 
-    systems = []
+    systems: list[dict[str, Any]] = []
     for ruleset in all_rulesets():
         systems.append({
             "name": ruleset.name,

@@ -77,7 +77,10 @@ class SimTable:
         self.fingers.press(button, long)
 
     def finished(self) -> bool:
-        return isinstance(self.box.step, GameOver) and self.box.ui.mode == "normal"
+        """The game is over and every result has been read: the summary is showing."""
+        ui = self.box.ui
+        return (isinstance(self.box.step, GameOver) and ui.mode == "normal"
+                and ui.result is None and ui.message is None)
 
     def act(self) -> str:
         """Do the next thing a player or the referee would; say what it was."""
@@ -105,8 +108,10 @@ class SimTable:
                 return self._open_manual_entry()
             request = step.request
             plan = throws(request)
-            done = box._partial_groups(request)
-            throw = plan[len([t for t in plan if all(i in done for i in t)])]
+            if not plan:  # nothing to roll: an empty tray answers it
+                box.handle(DiceSeen(()))
+                return "roll no dice"
+            throw = plan[box._throws_done(request)]
             kinds = [request.groups[i].kind for i in throw for _ in range(request.groups[i].count)]
             seen = self.throw(kinds, self.rng)
             box.handle(seen)
@@ -116,6 +121,10 @@ class SimTable:
     def _open_manual_entry(self) -> str:
         self.press("select", True)
         labels = [key for key, _ in self.box.ui.menu]
+        if "enter" not in labels:  # the menu did not open (a message came up): try again
+            if self.box.ui.mode == "menu":
+                self.press("back")
+            return "menu without dice entry"
         for _ in range(labels.index("enter")):
             self.press("down")
         self.press("select")

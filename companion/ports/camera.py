@@ -111,7 +111,7 @@ class VideoCamera:
         ok, frame = self.capture_device.read()
         if not ok or frame is None:
             raise HardwareError("the video source gave no frame")
-        return frame  # type: ignore[no-any-return]
+        return frame
 
     def close(self) -> None:
         self.capture_device.release()

@@ -7,20 +7,21 @@ lie inside its own slot, so nothing is clipped at the edge or drawn over
 anything else; tests check that property over generated strings.
 
 Sizes were chosen for a 0.96-1.3" panel read at arm's length: the headline
-(dice to roll, hits scored, the unit drawn) is 14-18 px, body text 10 px.
+(dice to roll, hits scored, the unit drawn) is 14-18 px, body text 10 px
+(9 px loses the colon in some words when drawn without anti-aliasing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
 MARGIN = 2
 
-TITLE_SIZE, BODY_SIZE, FOOTER_SIZE, ITEM_SIZE = 11, 10, 9, 11
+TITLE_SIZE, BODY_SIZE, FOOTER_SIZE, ITEM_SIZE = 11, 10, 10, 11
 BIG_SIZES = (18, 14)
 
 # Regions: (top, bottom) rows, bottom exclusive.
@@ -44,7 +45,7 @@ _PLAIN = str.maketrans({
 
 
 # Everything the box draws is made of these; anything else becomes "?".
-DRAWABLE = "".join(chr(c) for c in range(32, 127)) + "ÀÂÄÇÈÉÊËÎÏÔÖÙÛÜàâäçèéêëîïôöùûüñß°…"
+DRAWABLE = "".join(chr(c) for c in range(32, 127)) + "ÀÂÄÇÈÉÊËÎÏÔÖÙÛÜàâäçèéêëîïôöùûüñß°·…"
 
 
 @cache
@@ -52,13 +53,30 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+# Measuring on a one-bit image: glyphs drawn without anti-aliasing are hinted
+# differently (often wider) than the font's own getlength/getbbox report.
+_SCRATCH = ImageDraw.Draw(Image.new("1", (1, 1)))
+
+
+def bbox(text: str, size: int, x: int = 0, y: int = 0) -> tuple[int, int, int, int]:
+    """Where the text's ink falls when drawn at (x, y) on a one-bit frame."""
+    left, top, right, bottom = _bbox(text, size)
+    return left + x, top + y, right + x, bottom + y
+
+
+@lru_cache(maxsize=8192)
+def _bbox(text: str, size: int) -> tuple[int, int, int, int]:
+    left, top, right, bottom = _SCRATCH.textbbox((0, 0), text, font=font(size))
+    return int(left), int(top), int(right), int(bottom)
+
+
 @cache
 def _extent(size: int) -> tuple[int, int]:
     """Rows (top, bottom exclusive) any glyph of this size occupies below the draw origin."""
     top, bottom = 99, 0
     for char in DRAWABLE.strip():
-        box = font(size).getbbox(char)
-        top, bottom = min(top, int(box[1])), max(bottom, int(box[3]))
+        box = bbox(char, size)
+        top, bottom = min(top, box[1]), max(bottom, box[3])
     return top, bottom
 
 
@@ -112,15 +130,15 @@ def plain(text: str) -> str:
     return "".join(c if c in DRAWABLE else "?" for c in text.translate(_PLAIN))
 
 
-def text_width(text: str, size: int) -> float:
-    return font(size).getlength(text)
+def text_width(text: str, size: int) -> int:
+    return bbox(text, size)[2] if text else 0
 
 
 def fits(text: str, size: int, width: int) -> bool:
     if not text:
         return True
-    box = font(size).getbbox(text)
-    return box[0] >= 0 and box[2] <= width and text_width(text, size) <= width
+    box = bbox(text, size)
+    return box[0] >= 0 and box[2] <= width
 
 
 def fit(text: str, size: int, width: int) -> str:
@@ -154,8 +172,10 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
             continue
         if not current:  # a single word wider than the line: cut it
             cut = len(word)
-            while cut > 1 and not fits(word[:cut], size, width):
+            while cut > 0 and not fits(word[:cut], size, width):
                 cut -= 1
+            if cut == 0:  # not even one letter fits this width
+                return lines
             current, words[index] = word[:cut], word[cut:]
             if not words[index]:
                 index += 1
@@ -200,6 +220,7 @@ def _text(text: str, size: int, left: int, top: int, right: int, *, center: bool
                 inverted)
 
 
+@lru_cache(maxsize=256)
 def layout(screen: Screen) -> Layout:
     texts: list[Text] = []
     boxes: list[tuple[tuple[int, int, int, int], int]] = []
@@ -297,6 +318,12 @@ def _entry(screen: Screen, top: int,
 
 
 def render(screen: Screen) -> Image.Image:
+    """The frame for a screen (a fresh copy: callers may draw on it)."""
+    return _render(screen).copy()
+
+
+@lru_cache(maxsize=512)
+def _render(screen: Screen) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     plan = layout(screen)

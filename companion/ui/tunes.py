@@ -13,7 +13,7 @@ TUNES: dict[str, tuple[Note, ...]] = {
     "dice": (("C5", 0.06), ("E5", 0.06), ("G5", 0.1)),
     "pin": (("G4", 0.15), ("D4", 0.2)),
     "jam": (("A4", 0.05), (None, 0.05), ("A4", 0.05), (None, 0.05), ("A4", 0.05)),
-    "berserk": (("C5", 0.06), ("E5", 0.06), ("G5", 0.06), ("C6", 0.2)),
+    "berserk": (("A5", 0.05), ("E5", 0.05), ("A5", 0.05), ("E5", 0.05), ("A5", 0.2)),
     "death": (("E4", 0.2), ("C4", 0.2), ("A3", 0.35)),
     "resolve_failed": (("G4", 0.12), ("F4", 0.12), ("E4", 0.12), ("D4", 0.3)),
     "turn_end": (("C5", 0.1), ("G4", 0.15)),
@@ -28,6 +28,24 @@ PRIORITY = (
     "error", "game_over", "resolve_failed", "death", "berserk", "jam", "pin",
     "turn_end", "warning", "chip", "dice", "secret",
 )
+
+
+# Rules' effect and cue names -> the tune that announces them.
+ALIASES: dict[str, str] = {
+    "pinned": "pin",
+    "jammed": "jam",
+    "killed": "death",
+    "dead": "death",
+    "died": "death",
+    "routed": "resolve_failed",
+    "broken": "resolve_failed",
+    "morale_failed": "resolve_failed",
+}
+
+
+def tunes_for(cues: frozenset[str] | set[str]) -> set[str]:
+    """The tune names that a transition's cues and outcome effects call for."""
+    return {ALIASES.get(cue, cue) for cue in cues} & TUNES.keys()
 
 
 def pick_tune(cues: frozenset[str] | set[str]) -> str | None:

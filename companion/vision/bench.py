@@ -157,7 +157,7 @@ def score_frame(
             "image": name, "wrong": errors,
             "missed": [[round(x) for x in labels[j][1]] + [labels[j][0]]
                        for j in range(len(labels)) if j not in used_l],
-            "extra": [list(reading.dice[i].box) + [reading.dice[i].value]
+            "extra": [[*list(reading.dice[i].box), reading.dice[i].value]
                       for i in range(len(reading.dice)) if i not in used_p],
             "unreadable": [[*u.box, u.reason] for u in reading.unreadable],
         })

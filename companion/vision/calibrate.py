@@ -38,8 +38,11 @@ def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
         for fy in (0.4, 0.5, 0.6):
             mask = np.zeros((sh + 2, sw + 2), np.uint8)
             seed = (int(sw * fx), int(sh * fy))
-            flags = 4 | cv2.FLOODFILL_MASK_ONLY | cv2.FLOODFILL_FIXED_RANGE | (255 << 8)
-            cv2.floodFill(small, mask, seed, (0, 0, 0), (10, 10, 10), (10, 10, 10), flags)
+            # Floating range: neighbour-to-neighbour steps under 4 grey levels, so the
+            # fill follows the floor's slow light falloff and its bevels but stops at the
+            # walls' edges.
+            flags = 4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8)
+            cv2.floodFill(small, mask, seed, (0, 0, 0), (4, 4, 4), (4, 4, 4), flags)
             region = mask[1:-1, 1:-1]
             area = int(np.count_nonzero(region))
             if best is None or area > best[0]:
@@ -52,7 +55,12 @@ def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
     # covering under a tenth of the frame is a patch of floor, not the tray.
     if area < 0.1 * sh * sw or area < 0.5 * bw * bh:
         return None
-    return (int(x / s), int(y / s), int(round(bw / s)), int(round(bh / s)))
+    # Grow by 6 % a side: the fill stops where sloped walls or bevels start to shade, but
+    # dice lying against the wall are still in the tray.
+    gx, gy = 0.06 * bw, 0.06 * bh
+    x0, y0 = max(0.0, x - gx), max(0.0, y - gy)
+    x1, y1 = min(float(sw), x + bw + gx), min(float(sh), y + bh + gy)
+    return (round(x0 / s), round(y0 / s), round((x1 - x0) / s), round((y1 - y0) / s))
 
 
 def white_balance(frame: np.ndarray, tray: tuple[int, int, int, int] | None
@@ -71,6 +79,7 @@ def calibrate_from_frames(
     tray: tuple[int, int, int, int] | None = None,
     die_px: float | None = None,
     white_balance_on: bool = True,
+    kinds: tuple[str, ...] = ("d6", "d10"),
 ) -> tuple[Calibration, np.ndarray]:
     """Calibration from frames of the tray, and a picture showing what was found.
 
@@ -95,8 +104,8 @@ def calibrate_from_frames(
     cal = Calibration(frame_size=(w, h), tray=found_tray, die_px=0.0, gains=gains)
     picture = frame.copy()
     if die_px is None:
-        reader = DiceReader(cal)
-        found = [b for b, score in reader.find_dice(frame) if score > 0.5]
+        # Only dice actually read count: a screw head or a stain must not set the scale.
+        found = [d.box for d in DiceReader(cal, kinds=kinds).read(frame).dice]
         die_px = float(np.median([max(b[2], b[3]) for b in found])) if found else 0.0
         for b in found:
             cv2.rectangle(picture, (b[0], b[1]), (b[0] + b[2], b[1] + b[3]), (0, 200, 255), 2)

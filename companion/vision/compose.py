@@ -111,13 +111,13 @@ def _paste(
     die_extent = max(xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
     scale = size / die_extent
     sh, sw = sprite.shape[:2]
-    out = int(math.ceil(max(sh, sw) * scale * 1.5)) + 4
+    out = math.ceil(max(sh, sw) * scale * 1.5) + 4
     m = cv2.getRotationMatrix2D((sw / 2, sh / 2), angle, scale)
     m[0, 2] += out / 2 - sw / 2
     m[1, 2] += out / 2 - sh / 2
     warped = cv2.warpAffine(sprite, m, (out, out), flags=cv2.INTER_AREA, borderValue=0)
     a = warped[..., 3].astype(np.float32) / 255
-    x0, y0 = int(round(cx - out / 2)), int(round(cy - out / 2))
+    x0, y0 = round(cx - out / 2), round(cy - out / 2)
     h, w = frame.shape[:2]
     if x0 < 0 or y0 < 0 or x0 + out > w or y0 + out > h:
         raise VisionError("internal: die pasted outside the frame")

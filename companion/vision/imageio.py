@@ -89,7 +89,10 @@ def _check_header_size(buf: np.ndarray, name: str) -> None:
     try:
         with Image.open(io.BytesIO(buf.tobytes())) as im:
             w, h = im.size
-    except Exception:  # noqa: BLE001 - unknown to Pillow: let OpenCV have its say
+    except Image.DecompressionBombError as e:
+        raise VisionError(f"{name} claims a huge size, too large to decode safely; use at "
+                          f"most {MAX_PIXELS // 1_000_000} megapixels") from e
+    except Exception:  # unknown to Pillow: let OpenCV have its say
         return
     if w * h > MAX_PIXELS:
         raise VisionError(f"{name} is {w}x{h} pixels, too large; use at most "

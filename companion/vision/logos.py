@@ -98,6 +98,6 @@ class LogoStore:
         if preview is not None:
             cv2.imwrite(str(path.with_suffix(".png")), preview)
         (directory / f"{safe}-{value}.json").write_text(
-            json.dumps({"value": value, "samples": int(len(embeddings))}) + "\n"
+            json.dumps({"value": value, "samples": len(embeddings)}) + "\n"
         )
         return path

@@ -35,7 +35,6 @@ def _net(name: str) -> cv2.dnn.Net:
         raise VisionError(f"the dice model {path} cannot be loaded ({e.msg.strip()}); "
                           "reinstall companion") from e
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
     return net
 
 

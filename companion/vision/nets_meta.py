@@ -6,6 +6,7 @@ or normalisation (a silent mismatch would cost accuracy without failing any chec
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 #: Detector output stride (heatmap cell = 4 input pixels).
@@ -28,9 +29,14 @@ def normalise_frame(img_bgr: np.ndarray) -> np.ndarray:
     Per-frame standardisation is the lighting normalisation the detector relies on: a dim
     or bright tray looks the same to it.
     """
-    x = img_bgr.astype(np.float32)
-    x = (x - x.mean()) / (x.std() + 8.0)
-    return np.ascontiguousarray(x.transpose(2, 0, 1))
+    mean, std = cv2.meanStdDev(img_bgr)
+    m = float(mean.mean())
+    var = float(np.mean(std.ravel() ** 2 + mean.ravel() ** 2)) - m * m
+    s = float(np.sqrt(max(var, 0.0))) + 8.0
+    # blobFromImage does (x - mean) * scale and the HWC -> CHW transpose in one C++ pass.
+    blob = cv2.dnn.blobFromImage(img_bgr, 1.0 / s, None, (m, m, m), False, False,
+                                 cv2.CV_32F)
+    return np.ascontiguousarray(blob[0])
 
 
 def normalise_crop_batch(crops: np.ndarray) -> np.ndarray:

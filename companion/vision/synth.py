@@ -31,10 +31,7 @@ def _colour_pair(rng: random.Random) -> tuple[tuple[int, int, int], tuple[int, i
     s = rng.randrange(0, 256)
     v = int(40 + 200 * body_v)
     body = cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0]
-    if v > 140:
-        ink_v = rng.randrange(0, 70)
-    else:
-        ink_v = rng.randrange(190, 256)
+    ink_v = rng.randrange(0, 70) if v > 140 else rng.randrange(190, 256)
     ink_s = rng.randrange(0, 120)
     ink = cv2.cvtColor(np.uint8([[[rng.randrange(180), ink_s, ink_v]]]), cv2.COLOR_HSV2BGR)[0, 0]
     return (
@@ -60,7 +57,7 @@ def _put_centered(
     scale = 1.0
     (tw, th), _ = cv2.getTextSize(text, font, scale, 2)
     scale = height / max(th, 1)
-    thick = max(1, int(round(height * thick_frac)))
+    thick = max(1, round(height * thick_frac))
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     org = (size - tw // 2, size + th // 2)
     cv2.putText(canvas, text, org, font, scale, 255, thick, cv2.LINE_AA)

@@ -53,7 +53,7 @@ def test_random_frames_never_crash(
         for d in out.dice:
             assert 0.0 <= d.confidence <= 1.0
             x, y, bw, bh = d.box
-            assert 0 <= x and 0 <= y and x + bw <= w and y + bh <= h
+            assert x >= 0 and y >= 0 and x + bw <= w and y + bh <= h
 
 
 def test_empty_trays_read_nothing(reader: DiceReader) -> None:

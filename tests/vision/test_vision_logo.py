@@ -34,7 +34,7 @@ def _frame(n_logo: int, values: list[int], seed: int) -> np.ndarray:
     frame = tray.copy()
     spots = [(100 + 110 * (i % 5), 120 + 130 * (i // 5)) for i in range(10)]
     rng.shuffle(spots)
-    for i in range(n_logo):
+    for _i in range(n_logo):
         _paste(frame, _logo_sprite(), *spots.pop(), 42, rng.uniform(0, 360), rng)
     for v in values:
         _paste(frame, rng.choice(crops["d6"][v]), *spots.pop(), 40, rng.uniform(0, 360), rng)

@@ -96,7 +96,7 @@ def main() -> None:
         m = ((hsv[..., 1] > 80) & (hsv[..., 2] > 80)).astype(np.uint8)
         z = np.zeros_like(m)
         z[300:1800, 600:2000] = m[300:1800, 600:2000]
-        n, lab, st, _ = cv2.connectedComponentsWithStats(z)
+        _n, lab, st, _ = cv2.connectedComponentsWithStats(z)
         i = 1 + int(np.argmax(st[1:, 4]))
         x, y, w, h, _ = st[i]
         pad = 12

@@ -171,7 +171,7 @@ def degrade(img: np.ndarray, rng: random.Random) -> np.ndarray:
         ).astype(np.uint8)
     if rng.random() < 0.3:
         q = rng.randrange(40, 95)
-        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        _ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     return img
 
@@ -482,7 +482,7 @@ def digits_batch(
         else:
             img, b = data[rng.randrange(len(data))]
             if len(b) and rng.random() < 0.7:
-                c, cx, cy, bw, bh = b[rng.randrange(len(b))]
+                _c, cx, cy, bw, bh = b[rng.randrange(len(b))]
                 die = max(bw, bh)
             else:
                 die = 40.0

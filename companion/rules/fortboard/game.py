@@ -115,8 +115,23 @@ def _groups(state: GameState, side: str) -> list[tuple[str, str]]:
     return seen
 
 
-def _label(verb: str, unit: str, place: str) -> str:
-    return f"{verb} {short(unit, 8)} {short(place, 17 - len(verb) - min(len(unit), 8))}"[:18]
+def _label(verb: str, unit: str, place: str, *, with_place: bool = True) -> str:
+    """A menu label that fits the OLED (18 characters)."""
+    if not unit:
+        return f"{verb} {place}"[:18]
+    if not with_place:
+        return f"{verb} {unit}"[:18]
+    room_for_place = max(4, 16 - len(verb) - min(len(unit), 8))
+    return f"{verb} {short(unit, 8)}@{short(place, room_for_place)}"[:18]
+
+
+def _several_places(state: GameState, side: str) -> set[str]:
+    """Units whose figures stand in more than one place (labels then name the place)."""
+    seen: dict[str, set[str]] = {}
+    for f in state.figures:
+        if f.side == side:
+            seen.setdefault(f.unit, set()).add(f.place)
+    return {u for u, places in seen.items() if len(places) > 1}
 
 
 def _fig_value(state: GameState, f: Figure) -> int:
@@ -333,12 +348,15 @@ def _menu(state: GameState) -> list[Choice]:
                     and pair_get(state.burning, station, -1) < 0
                 ):
                     out.append(Choice(f"oil:{station}", _label("Oil", "", station)))
+    split = _several_places(state, side)
     for unit, place in _groups(state, side):
         if _shooters(state, unit, place) and _fire_targets(state, side, place):
-            out.append(Choice(f"fire:{_group_key(unit, place)}", _label("Fire", unit, place)))
+            label = _label("Fire", unit, place, with_place=unit in split)
+            out.append(Choice(f"fire:{_group_key(unit, place)}", label))
     for unit, place in _groups(state, side):
         if movement.destinations(state, unit, place):
-            out.append(Choice(f"move:{_group_key(unit, place)}", _label("Move", unit, place)))
+            label = _label("Move", unit, place, with_place=unit in split)
+            out.append(Choice(f"move:{_group_key(unit, place)}", label))
     out.append(Choice("end", "End move"))
     return out
 
@@ -444,8 +462,9 @@ def _reaction_shooters(state: GameState, ask: Ask) -> list[tuple[str, str]]:
 
 
 def _choose_reaction(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
+    split = _several_places(state, DEFENDER)
     options = [
-        Choice(f"fire:{_group_key(u, p)}", _label("Fire", u, p))
+        Choice(f"fire:{_group_key(u, p)}", _label("Fire", u, p, with_place=u in split))
         for u, p in _reaction_shooters(state, ask)
     ]
     options.append(Choice("hold", "Hold fire"))
@@ -465,7 +484,7 @@ def _choose_catapult_target(state: GameState, ask: Ask) -> tuple[str, list[Choic
 def _choose_space(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
     wall = ask.args[0]
     options = [Choice(f"weapon:{n}", short(n, 18)) for n in _weapons_standing(state, wall)]
-    if _open_spaces(state, wall) > 0:
+    if int(ask.args[1]) > 0:  # an open space was standing when the shot landed
         options.insert(0, Choice("open", "An open space"))
     return f"Which space of {wall} is hit?", options, wall
 
@@ -880,14 +899,15 @@ def _on_replace_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameS
     state = state.pop()
     out.outcome = _resolve("replacement", {}, dice)
     going = _alive(state, ask.ids)
+    whole_group = {f.id for f in movement.group(state, unit, place)}
     if engines.replacement_allowed(dice[0]):
         limit = board.room(state, dest, ATTACKER)
         state, log = movement.place_figures(state, tuple(going[:limit]), dest, movement.REPLACE)
         out.log.append(f"{unit} rolls {dice[0]}: picked up and placed")
         out.log.extend(log)
-        return state
+        return replace(state, moved=state.moved | whole_group)
     out.log.append(f"{unit} rolls {dice[0]}: needs a 6, they stay at {place}")
-    return replace(state, moved=state.moved | set(ask.ids))
+    return replace(state, moved=state.moved | whole_group)
 
 
 def _on_missile_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameState:
@@ -970,15 +990,11 @@ def _hit_structure(state: GameState, place: str, out: Out) -> GameState:
     wounds = p.kind != "wall" or bool(state.option("wall_hit_wounds"))
     if board.at(state, place) and wounds:
         state = state.push(Ask("wound_roll", (place,)))
-    if (
-        choose_space
-        and not board.destroyed(state, place)
-        and (open_before > 0 or _weapons_standing(state, place))
-    ):
-        if open_before <= 0:
-            # every intact space carries a weapon: the hit lands on one of them
-            pass
-        state = state.push(Ask("space_hit", (place,)))
+    # with weapons on the wall the attacker says which space took the hit; when only
+    # weapon spaces were standing the hit must fall on a weapon (settle drops the
+    # question if no weapon is left to choose)
+    if choose_space and not board.destroyed(state, place):
+        state = state.push(Ask("space_hit", (place, str(open_before))))
     return state
 
 

@@ -204,11 +204,14 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
                 f"place {place.name!r}: field 'adjacent' must include the courtyard {courtyard!r}"
             )
     for place in places:
-        if place.kind == "wall" and courtyard in place.adjacent:
-            raise ScenarioError(
-                f"place {place.name!r}: field 'adjacent' may not include the courtyard; walls "
-                "reach it only through a tower, the barracks or the stables"
-            )
+        if place.kind != "wall":
+            continue
+        for other in place.adjacent:
+            if kinds[other] not in ("wall", "tower", "barracks", "stables"):
+                raise ScenarioError(
+                    f"place {place.name!r}: field 'adjacent' may not include {other!r}; a wall "
+                    "leads into the fort only through a tower, the barracks or the stables"
+                )
     for wall_place in [p for p in places if p.kind == "wall"]:
         places.append(Place(f"{wall_place.name} {FOOT}", FOOT, 0, (), wall_place.name, ""))
     front = setup.get("front")

@@ -69,13 +69,13 @@ def _outside_places(state: GameState, side: str, exclude: str) -> list[str]:
 
 def destinations(state: GameState, unit: str, place: str) -> tuple[Destination, ...]:
     """Where a group may go. A group in melee may only disengage into a
-    place clear of the enemy (1.12)."""
+    place clear of the enemy (1.12); climbers may still take empty wall spaces."""
     found = _destinations(state, unit, place)
     figures = group(state, unit, place)
     if not figures or not {f.id for f in figures} & board.engaged_ids(state):
         return found
     enemy = DEFENDER if figures[0].side == ATTACKER else ATTACKER
-    return tuple(d for d in found if not board.at(state, d.place, enemy))
+    return tuple(d for d in found if d.how == CLIMB or not board.at(state, d.place, enemy))
 
 
 def _destinations(state: GameState, unit: str, place: str) -> tuple[Destination, ...]:

@@ -106,6 +106,7 @@ class Context:
     defender_cover: bool = False
     square: bool = False
     pursuit: bool = False
+    near_enemy: bool = False
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice("Broken ground?", NO_YES, ctx.actor)
     if stage == "move_deploy":
         return AwaitChoice("Deploy guns?", NO_YES, ctx.actor)
+    if stage == "move_near":
+        return AwaitChoice(ANYONE_WITHIN_6, NO_YES, ctx.actor)
     if stage == "follow_me":
         return AwaitChoice("Follow Me! reroll?", NO_YES, ctx.actor)
     if stage == "contact":
@@ -320,6 +323,7 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
                 "broken_ground": ctx.broken,
                 "deploying_guns": ctx.deploy,
                 "shaken": f.shaken,
+                "near_enemy": ctx.near_enemy,
                 "follow_me": f.has_leader and not ctx.rerolled,
             }
         )
@@ -483,10 +487,13 @@ def _on_choice(state: GameState, key: str) -> _Result:
         )
     if stage == "move_broken":
         f = state.force(ctx.actor)
-        nxt = "move_deploy" if f.kind == "artillery" else "move_roll"
-        return _Result(_to(state, nxt, broken=yes))
+        if f.kind == "artillery":
+            return _Result(_to(state, "move_deploy", broken=yes))
+        return _Result(_to(state, "move_roll" if ctx.charging else "move_near", broken=yes))
     if stage == "move_deploy":
-        return _Result(_to(state, "move_roll", deploy=yes))
+        return _Result(_to(state, "move_roll" if ctx.charging else "move_near", deploy=yes))
+    if stage == "move_near":
+        return _Result(_to(state, "move_roll", near_enemy=yes))
     if stage == "follow_me":
         if yes:
             return _Result(

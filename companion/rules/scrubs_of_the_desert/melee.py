@@ -150,7 +150,7 @@ def _mods(params: Params) -> tuple[SideModifiers, SideModifiers]:
 
 
 def bout_request(params: Params) -> RollRequest:
-    att, dfn = _mods(params)
+    _mods(params)  # refuses two against two
     a, d = int_param(params, "attackers"), int_param(params, "defenders")
     return RollRequest(
         f"Melee: {a} attacker{'s' if a > 1 else ''} against {d} defender{'s' if d > 1 else ''}",
@@ -161,12 +161,15 @@ def bout_request(params: Params) -> RollRequest:
     )
 
 
+BOUT_EFFECTS = {
+    ATTACKER_WINS: "defender_killed",
+    DEFENDER_WINS: "attacker_killed",
+    LOCKED: "locked",
+}
+
+
 def _effects(winner: int) -> frozenset[str]:
-    return frozenset(
-        {ATTACKER_WINS: "defender_killed", DEFENDER_WINS: "attacker_killed", LOCKED: "locked"}[
-            winner
-        ].split()
-    )
+    return frozenset({BOUT_EFFECTS[winner]})
 
 
 def bout_resolve(params: Params, dice: Sequence[int]) -> Outcome:

@@ -33,7 +33,7 @@ from companion.rules.scrubs_of_the_desert.dice import (
 )
 
 ROUT_RULES: tuple[str, ...] = ("modified_morale", "strength")
-LABEL = "passed (1) or failed (0)"
+LABEL = "passed"
 
 
 def modified_morale(base: int, unit_size: int, figures_lost: int, position: str) -> int:

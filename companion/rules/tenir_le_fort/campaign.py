@@ -54,8 +54,12 @@ def _one_die_action(
 
 
 def reinforcement_day_request() -> RollRequest:
-    return _d6("referee's secret roll: the day the relief column arrives", "relief day",
-               "1: day 5, 2-3: day 4, 4-5: day 3, 6: day 2", secret=True)
+    return _d6(
+        "referee's secret roll: the day the relief column arrives",
+        "relief day",
+        "1: day 5, 2-3: day 4, 4-5: day 3, 6: day 2",
+        secret=True,
+    )
 
 
 def _judge_day(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
@@ -76,24 +80,31 @@ REINFORCEMENT_DAY = _one_die_action(
 
 
 def reinforcement_arrival_request() -> RollRequest:
-    return _d6("relief column due today: does it arrive now?", "relief", "5-6: it arrives")
+    return _d6(
+        "referee's secret roll: is the relief column here?",
+        "relief",
+        "5-6 on the relief day: it arrives",
+        secret=True,
+    )
 
 
 def _judge_arrival(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
-    if die in t.REINFORCEMENT_ARRIVES_ON:
-        return 1, frozenset({"arrived"}), (f"{die}: the relief column marches onto the table",)
-    return 0, frozenset(), (f"{die}: not yet",)
+    if bool(p["due"]) and die in t.REINFORCEMENT_ARRIVES_ON:
+        return 1, frozenset({"arrived"}), ("the relief column marches onto the table",)
+    # the same words whether it is the wrong day or a miss: the day stays secret
+    return 0, frozenset(), ("no sign of the relief column",)
 
 
 REINFORCEMENT_ARRIVAL = _one_die_action(
     "reinforcement-arrival",
-    "FFL reinforcements arriving during the attack",
-    "On the day the relief is due, roll 1d6 on each FFL leader activation: 5-6 it arrives.",
-    (),
+    "FFL reinforcements arriving during the attack (secret)",
+    "On each FFL leader activation the referee rolls 1d6 in secret; on the relief day a 5-6 "
+    "brings the column onto the table. Rolled every time, so the day is not given away.",
+    (Param("due", ParamKind.BOOL, "today is the relief day (known to the referee only)", True),),
     lambda p: reinforcement_arrival_request(),
     _judge_arrival,
     "arrived",
-    ({},),
+    ({}, {"due": False}),
 )
 
 # ------------------------------------------------------------ command points
@@ -132,8 +143,14 @@ COMMAND_POINTS = _one_die_action(
 def ammunition_request(p: Params) -> RollRequest:
     return RollRequest(
         "FFL ammunition after the attack",
-        (DiceGroup(DieKind.D6, 2, "ammunition",
-                   "2-7 fine, 8-10 half fire, 11 per option, 12 third fire and no MG/gun ammo"),),
+        (
+            DiceGroup(
+                DieKind.D6,
+                2,
+                "ammunition",
+                "2-7 fine, 8-10 half fire, 11 per option, 12 third fire and no MG/gun ammo",
+            ),
+        ),
     )
 
 
@@ -145,8 +162,11 @@ def _ammo_judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, 
         effects.add("low_ammo")
     if not row.heavy_weapons:
         effects.add("no_heavy_ammo")
-    text = {"normal": "no problems", "half": "low ammo: fire at half",
-            "third": "low ammo: fire at a third, no MG or artillery ammo"}[row.level]
+    text = {
+        "normal": "no problems",
+        "half": "low ammo: fire at half",
+        "third": "low ammo: fire at a third, no MG or artillery ammo",
+    }[row.level]
     mod = f"{int(p['modifier']):+d} = {modified}" if int(p["modifier"]) else ""
     return t.AMMO_DIVISOR[row.level], frozenset(effects), (f"{total}{mod}: {text}",)
 
@@ -167,10 +187,14 @@ AMMUNITION = Action(
     "After an attack, unless the supply column got through, roll 2d6: 2-7 no problem, 8-10 "
     "fire at half, 12 fire at a third with no Maxim or artillery ammunition.",
     (
-        Param("modifier", ParamKind.INT, "modifiers the referee applies", 0, minimum=-3,
-              maximum=3),
-        Param("eleven", ParamKind.CHOICE, "reading of the missing 11 row", "half",
-              choices=("half", "third")),
+        Param("modifier", ParamKind.INT, "modifiers the referee applies", 0, minimum=-3, maximum=3),
+        Param(
+            "eleven",
+            ParamKind.CHOICE,
+            "reading of the missing 11 row",
+            "half",
+            choices=("half", "third"),
+        ),
     ),
     ammunition_request,
     _ammo_resolve,
@@ -196,8 +220,15 @@ NEXT_ATTACK = _one_die_action(
     "Days until the second attack",
     "The seed has the Arabs roll for when the next attack begins but gives no chart; the box "
     "reads 1d6 halved rounded up (1-3 days), or the whole d6 by option.",
-    (Param("rule", ParamKind.CHOICE, "option next_attack_roll", "half_d6",
-           choices=("half_d6", "d6")),),
+    (
+        Param(
+            "rule",
+            ParamKind.CHOICE,
+            "option next_attack_roll",
+            "half_d6",
+            choices=("half_d6", "d6"),
+        ),
+    ),
     next_attack_request,
     _judge_next,
     "days",
@@ -224,8 +255,11 @@ def resolve_request(p: Params) -> RollRequest:
     if need is None:
         return RollRequest(f"{p['casualties']} Arab casualties: no resolve check", ())
     mod = _resolve_mod(p)
-    return _d6(f"Arab resolve after {p['casualties']} casualties", "resolve",
-               f"d6 {mod:+d}: {need}+ stays, less falls back")
+    return _d6(
+        f"Arab resolve after {p['casualties']} casualties",
+        "resolve",
+        f"d6 {mod:+d}: {need}+ stays, less falls back",
+    )
 
 
 def _judge_resolve(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
@@ -235,8 +269,10 @@ def _judge_resolve(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str,
     total = die + mod
     if total >= need:
         return total, frozenset(), (f"{die}{mod:+d} = {total}, needs {need}: the attack goes on",)
-    return total, frozenset({"resolve_failed"}), (
-        f"{die}{mod:+d} = {total}, needs {need}: the Arabs fall back",
+    return (
+        total,
+        frozenset({"resolve_failed"}),
+        (f"{die}{mod:+d} = {total}, needs {need}: the Arabs fall back",),
     )
 
 
@@ -261,14 +297,26 @@ ARAB_RESOLVE = Action(
     "At the end of a turn with 25+ Arab casualties this attack, roll 1d6 +1 inside the fort, "
     "+1 holding the oasis, +1 per command point: below the chart's number the Arabs fall back.",
     (
-        Param("casualties", ParamKind.INT, "Arab figures lost this attack", 30, minimum=0,
-              maximum=500),
+        Param(
+            "casualties", ParamKind.INT, "Arab figures lost this attack", 30, minimum=0, maximum=500
+        ),
         Param("inside_fort", ParamKind.BOOL, "Arab figures are inside the fort (+1)", False),
         Param("oasis", ParamKind.BOOL, "the Arabs control the oasis (+1)", False),
-        Param("command_points", ParamKind.INT, "command points spent (+1 each)", 0, minimum=0,
-              maximum=12),
-        Param("first_band", ParamKind.CHOICE, "option resolve_threshold: check from", "25",
-              choices=("25", "26")),
+        Param(
+            "command_points",
+            ParamKind.INT,
+            "command points spent (+1 each)",
+            0,
+            minimum=0,
+            maximum=12,
+        ),
+        Param(
+            "first_band",
+            ParamKind.CHOICE,
+            "option resolve_threshold: check from",
+            "25",
+            choices=("25", "26"),
+        ),
     ),
     resolve_request,
     _resolve_resolve,
@@ -281,6 +329,10 @@ ARAB_RESOLVE = Action(
 )
 
 ACTIONS: tuple[Action, ...] = (
-    REINFORCEMENT_DAY, REINFORCEMENT_ARRIVAL, COMMAND_POINTS, AMMUNITION, NEXT_ATTACK,
+    REINFORCEMENT_DAY,
+    REINFORCEMENT_ARRIVAL,
+    COMMAND_POINTS,
+    AMMUNITION,
+    NEXT_ATTACK,
     ARAB_RESOLVE,
 )

@@ -139,11 +139,7 @@ class Bout:
     def odds(self) -> Odds:
         return odds_of(
             "winner (1 attacker, 2 defender, 0 tie)",
-            [
-                (Fraction(1, 36), *self.evaluate(a, d)[:2])
-                for a in D6
-                for d in D6
-            ],
+            [(Fraction(1, 36), *self.evaluate(a, d)[:2]) for a in D6 for d in D6],
         )
 
 
@@ -174,8 +170,9 @@ def bout_from_params(p: Params) -> Bout:
 
 def _side_params(who: str) -> tuple[Param, ...]:
     return (
-        Param(f"{who}_leader", ParamKind.CHOICE, f"the {who}'s leader bonus", "none",
-              choices=LEADERS),
+        Param(
+            f"{who}_leader", ParamKind.CHOICE, f"the {who}'s leader bonus", "none", choices=LEADERS
+        ),
         Param(f"{who}_berserk", ParamKind.BOOL, f"the {who} is berserk (+1)", False),
         Param(f"{who}_pinned", ParamKind.BOOL, f"the {who} is pinned (-1)", False),
         Param(f"{who}_low_water", ParamKind.BOOL, f"the {who}'s side is low on water (-1)", False),
@@ -191,15 +188,26 @@ CLOSE_COMBAT = Action(
     help="Attacker and defender each roll a d6 and add modifiers; high total wins, ties roll "
     "again; the loser's die gives the result for the loser's side.",
     params=(
-        Param("attacker_side", ParamKind.CHOICE, "the charging side", "Arab",
-              choices=("Arab", "FFL")),
+        Param(
+            "attacker_side", ParamKind.CHOICE, "the charging side", "Arab", choices=("Arab", "FFL")
+        ),
         *_side_params("attacker"),
         *_side_params("defender"),
-        Param("defender_position", ParamKind.CHOICE, "where the defender stands", "open",
-              choices=POSITIONS),
+        Param(
+            "defender_position",
+            ParamKind.CHOICE,
+            "where the defender stands",
+            "open",
+            choices=POSITIONS,
+        ),
         Param("defender_surrounded", ParamKind.BOOL, "the defender cannot fall back", False),
-        Param("result_from", ParamKind.CHOICE, "read the loser's result from", "die",
-              choices=("die", "total")),
+        Param(
+            "result_from",
+            ParamKind.CHOICE,
+            "read the loser's result from",
+            "die",
+            choices=("die", "total"),
+        ),
     ),
     request=lambda p: bout_from_params(p).request(),
     resolve=lambda p, dice: bout_from_params(p).resolve(dice),
@@ -207,10 +215,18 @@ CLOSE_COMBAT = Action(
     examples=(
         {},
         {"attacker_berserk": True, "defender_position": "loophole", "defender_leader": "sergeant"},
-        {"attacker_side": "FFL", "attacker_wounded": True, "defender_surrounded": True,
-         "defender_leader": "mounted"},
-        {"defender_hero": True, "defender_low_water": True, "attacker_leader": "tribal",
-         "result_from": "total"},
+        {
+            "attacker_side": "FFL",
+            "attacker_wounded": True,
+            "defender_surrounded": True,
+            "defender_leader": "mounted",
+        },
+        {
+            "defender_hero": True,
+            "defender_low_water": True,
+            "attacker_leader": "tribal",
+            "result_from": "total",
+        },
     ),
 )
 

@@ -83,9 +83,8 @@ def sorted_rolls(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
 
 def odds_of(
     label: str,
-    outcomes: Sequence[tuple[Fraction, int, frozenset[str]]] | Iterator[
-        tuple[Fraction, int, frozenset[str]]
-    ],
+    outcomes: Sequence[tuple[Fraction, int, frozenset[str]]]
+    | Iterator[tuple[Fraction, int, frozenset[str]]],
 ) -> Odds:
     """Fold weighted (chance, headline, effects) into Odds, summing equal keys first."""
     merged: dict[tuple[int, frozenset[str]], Fraction] = {}

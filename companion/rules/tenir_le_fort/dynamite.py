@@ -38,8 +38,10 @@ def judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
     gate = str(p["target"]) == "gate"
     if total == t.DYNAMITE_PREMATURE:
         who = "the sapper" if str(p["use"]) == "mine" else "the thrower"
-        return 0, frozenset({"premature", "killed"}), (
-            f"2: it goes off early, killing {who} and every figure within 1 inch",
+        return (
+            0,
+            frozenset({"premature", "killed"}),
+            (f"2: it goes off early, killing {who} and every figure within 1 inch",),
         )
     if total == t.DYNAMITE_DUD:
         return 0, frozenset({"dud"}), ("12: a dud",)
@@ -72,13 +74,25 @@ DYNAMITE = Action(
     help="2d6: 2 premature (kills the thrower/sapper and all within 1 inch), 12 dud, otherwise "
     "that many hits or points of gate damage (7 destroys the gate); odd breaks a ladder.",
     params=(
-        Param("use", ParamKind.CHOICE, "a mine on a plunger or a thrown bundle", "thrown",
-              choices=("thrown", "mine")),
-        Param("target", ParamKind.CHOICE, "a unit or the fort gate", "unit",
-              choices=("unit", "gate")),
+        Param(
+            "use",
+            ParamKind.CHOICE,
+            "a mine on a plunger or a thrown bundle",
+            "thrown",
+            choices=("thrown", "mine"),
+        ),
+        Param(
+            "target", ParamKind.CHOICE, "a unit or the fort gate", "unit", choices=("unit", "gate")
+        ),
         Param("ladder", ParamKind.BOOL, "the target unit carries a ladder", False),
-        Param("gate_damage", ParamKind.INT, "damage the gate already has", 0, minimum=0,
-              maximum=t.GATE_HITS - 1),
+        Param(
+            "gate_damage",
+            ParamKind.INT,
+            "damage the gate already has",
+            0,
+            minimum=0,
+            maximum=t.GATE_HITS - 1,
+        ),
     ),
     request=dynamite_request,
     resolve=_resolve,

@@ -223,8 +223,12 @@ AMMO = Param(
 
 
 def _volley_action(
-    name: str, title: str, help_text: str, params: tuple[Param, ...],
-    build: Callable[[Params], Volley], examples: tuple[Params, ...],
+    name: str,
+    title: str,
+    help_text: str,
+    params: tuple[Param, ...],
+    build: Callable[[Params], Volley],
+    examples: tuple[Params, ...],
 ) -> Action:
     return Action(
         name=name,
@@ -247,7 +251,14 @@ ARAB_FIRE = _volley_action(
         Param("figures", ParamKind.INT, "figures in the unit", 12, minimum=1, maximum=60),
         COVER,
         PINNED,
-        Param("pistols", ParamKind.INT, "pistol-armed figures within 6 inches", 0, minimum=0, maximum=10),
+        Param(
+            "pistols",
+            ParamKind.INT,
+            "pistol-armed figures within 6 inches",
+            0,
+            minimum=0,
+            maximum=10,
+        ),
         UNPINNABLE,
     ),
     arab_volley,
@@ -266,11 +277,23 @@ FFL_FIRE = _volley_action(
     (
         Param("riflemen", ParamKind.INT, "riflemen firing", 6, minimum=0, maximum=40),
         Param("wounded", ParamKind.INT, "of them wounded (hit on 6)", 0, minimum=0, maximum=40),
-        Param("mode", ParamKind.CHOICE, "stationary or moving", "stationary",
-              choices=("stationary", "moving")),
+        Param(
+            "mode",
+            ParamKind.CHOICE,
+            "stationary or moving",
+            "stationary",
+            choices=("stationary", "moving"),
+        ),
         Param("sergeant", ParamKind.BOOL, "a sergeant is attached (+1d6 stationary)", False),
         Param("officer", ParamKind.BOOL, "the captain or lieutenant is attached (+2d6)", False),
-        Param("pistols", ParamKind.INT, "pistol-armed figures within 6 inches", 0, minimum=0, maximum=6),
+        Param(
+            "pistols",
+            ParamKind.INT,
+            "pistol-armed figures within 6 inches",
+            0,
+            minimum=0,
+            maximum=6,
+        ),
         COVER,
         PINNED,
         AMMO,
@@ -401,8 +424,11 @@ class GunShot:
         elif "cleared" in effects:
             lines.append("a 5 or 6: the jam is cleared" + ("" if self.clear_fires else ", no hits"))
         elif "jammed" in effects:
-            lines.append("three or more 1s: the Maxim is jammed" if not self.jammed
-                         else "no 5 or 6: still jammed")
+            lines.append(
+                "three or more 1s: the Maxim is jammed"
+                if not self.jammed
+                else "no 5 or 6: still jammed"
+            )
         if "pinned" in effects:
             lines.append("two 6s at a unit in the open: target pinned")
         follow = None
@@ -458,29 +484,64 @@ def gun_shot(p: Params, gun: str) -> GunShot:
     pinnable = not bool(p["target_unpinnable"]) and str(p["cover"]) == "none"
     hit = to_hit(side, cover) if gun == "maxim" else t.TO_HIT_ARTILLERY
     if bonus:
-        return GunShot(side, gun, bonus, hit, False, False, True, False,
-                       cover == "heavy" and gun == "maxim")
+        return GunShot(
+            side, gun, bonus, hit, False, False, True, False, cover == "heavy" and gun == "maxim"
+        )
     if bool(p["too_close"]):
-        return GunShot(side, gun, 0, hit, False, False, False, False, False,
-                       (f"on the wall the {gun} cannot fire within {t.WALL_MIN_RANGE[gun]} inches",))
+        return GunShot(
+            side,
+            gun,
+            0,
+            hit,
+            False,
+            False,
+            False,
+            False,
+            False,
+            (f"on the wall the {gun} cannot fire within {t.WALL_MIN_RANGE[gun]} inches",),
+        )
     dice, notes = gun_dice(side, gun, int(p["crew"]), str(p["ammo"]))
     jammed = gun == "maxim" and bool(p["jammed"])
     return GunShot(
-        side, gun, dice, hit, jammed, bool(p.get("clear_fires", False)), False, pinnable,
-        gun == "maxim" and cover == "heavy", notes,
+        side,
+        gun,
+        dice,
+        hit,
+        jammed,
+        bool(p.get("clear_fires", False)),
+        False,
+        pinnable,
+        gun == "maxim" and cover == "heavy",
+        notes,
     )
 
 
 def _gun_params(gun: str) -> tuple[Param, ...]:
     common: tuple[Param, ...] = (
         Param("side", ParamKind.CHOICE, "who mans the gun", "FFL", choices=("FFL", "Arab")),
-        Param("crew", ParamKind.INT, "crew left", t.FULL_CREW[gun], minimum=0,
-              maximum=t.FULL_CREW[gun]),
+        Param(
+            "crew",
+            ParamKind.INT,
+            "crew left",
+            t.FULL_CREW[gun],
+            minimum=0,
+            maximum=t.FULL_CREW[gun],
+        ),
         AMMO,
-        Param("bonus_dice", ParamKind.INT, "dice rolled again for 6s (0: the main roll)", 0,
-              minimum=0, maximum=40),
-        Param("too_close", ParamKind.BOOL,
-              f"on the wall, target within {t.WALL_MIN_RANGE[gun]} inches", False),
+        Param(
+            "bonus_dice",
+            ParamKind.INT,
+            "dice rolled again for 6s (0: the main roll)",
+            0,
+            minimum=0,
+            maximum=40,
+        ),
+        Param(
+            "too_close",
+            ParamKind.BOOL,
+            f"on the wall, target within {t.WALL_MIN_RANGE[gun]} inches",
+            False,
+        ),
         UNPINNABLE,
     )
     if gun == "maxim":
@@ -491,8 +552,9 @@ def _gun_params(gun: str) -> tuple[Param, ...]:
             Param("clear_fires", ParamKind.BOOL, "a clearing roll that clears also hits", False),
         )
     return (
-        Param("cover", ParamKind.CHOICE, "the target's cover (only pins care)", "none",
-              choices=COVERS),
+        Param(
+            "cover", ParamKind.CHOICE, "the target's cover (only pins care)", "none", choices=COVERS
+        ),
         *common,
     )
 
@@ -549,8 +611,9 @@ def _needed(p: Params) -> int:
 
 def snipe_request(p: Params) -> RollRequest:
     need = _needed(p)
-    return _two_d6_request("a rifleman aims at the leader", f"sum {need}-12 hits the leader",
-                           "sniper")
+    return _two_d6_request(
+        "a rifleman aims at the leader", f"sum {need}-12 hits the leader", "sniper"
+    )
 
 
 def _snipe_resolve(p: Params, dice: Sequence[int]) -> Outcome:
@@ -558,8 +621,12 @@ def _snipe_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     total = sum(dice)
     need = _needed(p)
     if total >= need:
-        return Outcome(1, "leader hit", frozenset({"killed"}),
-                       (f"{total}: {need}-12 hits, the leader is down",))
+        return Outcome(
+            1,
+            "leader hit",
+            frozenset({"killed"}),
+            (f"{total}: {need}-12 hits, the leader is down",),
+        )
     return Outcome(0, "leader hit", frozenset(), (f"{total}: missed (needs {need}-12)",))
 
 
@@ -583,16 +650,23 @@ SNIPE = Action(
 
 
 def leader_casualty_request() -> RollRequest:
-    return _two_d6_request("is the mounted leader among the casualties?",
-                           "sum 11-12: the leader is one of them", "leader check")
+    return _two_d6_request(
+        "is the mounted leader among the casualties?",
+        "sum 11-12: the leader is one of them",
+        "leader check",
+    )
 
 
 def _leader_casualty_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     check_dice(leader_casualty_request(), dice)
     total = sum(dice)
     if total in t.SNIPE_FACES_2D6:
-        return Outcome(1, "leader lost", frozenset({"killed"}),
-                       (f"{total}: the mounted leader is among the casualties",))
+        return Outcome(
+            1,
+            "leader lost",
+            frozenset({"killed"}),
+            (f"{total}: the mounted leader is among the casualties",),
+        )
     return Outcome(0, "leader lost", frozenset(), (f"{total}: the leader is unharmed",))
 
 
@@ -614,5 +688,11 @@ LEADER_CASUALTY = Action(
 )
 
 ACTIONS: tuple[Action, ...] = (
-    ARAB_FIRE, FFL_FIRE, HEAVY_COVER_SAVE, MAXIM_FIRE, ARTILLERY_FIRE, SNIPE, LEADER_CASUALTY,
+    ARAB_FIRE,
+    FFL_FIRE,
+    HEAVY_COVER_SAVE,
+    MAXIM_FIRE,
+    ARTILLERY_FIRE,
+    SNIPE,
+    LEADER_CASUALTY,
 )

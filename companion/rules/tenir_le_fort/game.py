@@ -29,6 +29,7 @@ from companion.rules.core import (
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.rules.tenir_le_fort.movement import gun_can_move
 from companion.rules.tenir_le_fort.state import (
     Act,
     AskChip,
@@ -40,6 +41,7 @@ from companion.rules.tenir_le_fort.state import (
     Over,
     UnitState,
 )
+from companion.rules.tenir_le_fort.wounds import WoundCheck, check_from_params
 
 # ---------------------------------------------------------------- plumbing
 
@@ -69,12 +71,16 @@ def ask(
     return replace(s, pending=AskChoice(purpose, prompt, choices, about))
 
 
-def roll(s: GameState, purpose: str, action: str, params: Mapping[str, int | bool | str]) -> GameState:
+def roll(
+    s: GameState, purpose: str, action: str, params: Mapping[str, int | bool | str]
+) -> GameState:
     full = ACTIONS[action].complete_params(params)
     return replace(s, pending=AskRoll(purpose, action, tuple(sorted(full.items()))))
 
 
-def yes_no(s: GameState, purpose: str, prompt: str, about: str = "", yes_first: bool = False) -> GameState:
+def yes_no(
+    s: GameState, purpose: str, prompt: str, about: str = "", yes_first: bool = False
+) -> GameState:
     opts = [("no", "No"), ("yes", "Yes")]
     return ask(s, purpose, prompt, opts[::-1] if yes_first else opts, about)
 
@@ -103,6 +109,7 @@ def config_of(scenario: Scenario) -> Config:
         pinned_recovery_moves=bool(o["pinned_recovery_moves"]),
         sentry_tie=str(o["sentry_tie"]),
         next_attack_roll=str(o["next_attack_roll"]),
+        sentries=bool(su["sentries"]),
     )
 
 
@@ -115,16 +122,25 @@ def start(scenario: Scenario) -> GameState:
     units: list[UnitState] = []
     for u in scenario.units:
         tr = u.traits
-        units.append(UnitState(
-            name=u.name, side=u.side, kind=u.kind, chip=u.chip or "", figures=u.figures,
-            start_figures=u.figures, leader=u.leader or "",
-            rank=str(tr.get("rank", "")) if (u.leader or u.kind == "leader") else "",
-            mixed_tribes=bool(tr.get("mixed_tribes", False)),
-            ladder=str(tr.get("ladder", "")), dynamite=_int_trait(tr, "dynamite"),
-            on_wall=bool(tr.get("on_wall", False)), pistols=_int_trait(tr, "pistols"),
-            reinforcement=bool(tr.get("reinforcement", False)),
-            present=not bool(tr.get("reinforcement", False)),
-        ))
+        units.append(
+            UnitState(
+                name=u.name,
+                side=u.side,
+                kind=u.kind,
+                chip=u.chip or "",
+                figures=u.figures,
+                start_figures=u.figures,
+                leader=u.leader or "",
+                rank=str(tr.get("rank", "")) if (u.leader or u.kind == "leader") else "",
+                mixed_tribes=bool(tr.get("mixed_tribes", False)),
+                ladder=str(tr.get("ladder", "")),
+                dynamite=_int_trait(tr, "dynamite"),
+                on_wall=bool(tr.get("on_wall", False)),
+                pistols=_int_trait(tr, "pistols"),
+                reinforcement=bool(tr.get("reinforcement", False)),
+                present=not bool(tr.get("reinforcement", False)),
+            )
+        )
     cfg = config_of(scenario)
     if cfg.tower:
         units.append(UnitState("Tower", "FFL", "tower", "", 0, t.TOWER_CAPACITY))
@@ -134,8 +150,13 @@ def start(scenario: Scenario) -> GameState:
 
 def _ask_preparation(s: GameState) -> GameState:
     days = range(1, s.config.max_preparation_days + 1) if s.config.max_preparation_days else [0]
-    return ask(s, "prep_days", "Arab days to prepare?",
-               [(f"days:{d}", f"{d} day{'s' if d != 1 else ''}") for d in days], "before the game")
+    return ask(
+        s,
+        "prep_days",
+        "Arab days to prepare?",
+        [(f"days:{d}", f"{d} day{'s' if d != 1 else ''}") for d in days],
+        "before the game",
+    )
 
 
 # ---------------------------------------------------------------- queries
@@ -148,8 +169,9 @@ def command_figures(s: GameState, side: str) -> tuple[UnitState, ...]:
 def has_command(s: GameState, side: str) -> bool:
     if command_figures(s, side):
         return True
-    return any(u.rank in ("mounted", "captain", "lieutenant") and u.leader
-               for u in s.side_units(side))
+    return any(
+        u.rank in ("mounted", "captain", "lieutenant") and u.leader for u in s.side_units(side)
+    )
 
 
 def combatants(s: GameState, side: str) -> tuple[UnitState, ...]:
@@ -157,7 +179,8 @@ def combatants(s: GameState, side: str) -> tuple[UnitState, ...]:
 
 
 def fighting_figures(s: GameState, side: str) -> int:
-    return sum(u.figures for u in s.side_units(side) if u.kind != "supply")
+    """Figures that can still fight: command figures and supply trains alone do not."""
+    return sum(u.figures for u in s.side_units(side) if u.kind not in ("supply", "leader"))
 
 
 def targets_for(s: GameState, side: str, *, leaders: bool = True) -> list[UnitState]:
@@ -170,10 +193,8 @@ def snipeable(u: UnitState) -> bool:
 
 
 def cover_options(target: UnitState) -> list[tuple[str, str]]:
-    if target.side == "FFL":
-        order = ["heavy", "light", "none"]
-    else:
-        order = ["none", "light", "heavy"]
+    # defenders of the fort are usually in heavy cover, attackers in the open
+    order = ["heavy", "light", "none"] if target.side == "FFL" else ["none", "light", "heavy"]
     labels = {"none": "In the open", "light": "Light cover", "heavy": "Heavy cover"}
     return [(f"cover:{c}", labels[c]) for c in order]
 
@@ -216,6 +237,14 @@ def _after_ffl_prep(s: GameState, key: str, tx: Tx) -> GameState:
     return roll(s, "relief_day", "reinforcement-day", {})
 
 
+SORTIE_PHASES: tuple[str, ...] = ("over the wall", "desert to wall", "attack the target")
+
+
+def _phases(side: str) -> tuple[str, ...]:
+    """The phases of a night operation: Arabs sneak in, the FFL sneak out."""
+    return t.SABOTAGE_PHASES if side == "Arab" else SORTIE_PHASES
+
+
 def _ask_sabotage(s: GameState) -> GameState:
     opts = [("none", "No sabotage")]
     for u in combatants(s, "Arab"):
@@ -224,75 +253,127 @@ def _ask_sabotage(s: GameState) -> GameState:
     return ask(s, "sabotage", "Arab sabotage tonight?", opts, f"night before day {s.day}")
 
 
+def _ask_sortie(s: GameState, tx: Tx) -> GameState:
+    opts = [("none", "No sortie")]
+    for u in combatants(s, "FFL"):
+        if u.kind == "foot" and u.figures >= 2:
+            opts.append((f"unit:{u.name}", u.name))
+    if len(opts) == 1 or not fighting_figures(s, "Arab"):
+        return _begin_attack(s, tx)
+    return ask(s, "sortie", "FFL sortie tonight?", opts, f"night before day {s.day}")
+
+
 def _after_sabotage(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "none":
-        tx.say("No sabotage tonight.")
+        tx.say("No Arab sabotage tonight.")
+        return _ask_sortie(replace(s, act=Act()), tx)
+    name = key.split(":", 1)[1]
+    s = replace(s, act=Act(sabotage_unit=name, sabotage_side="Arab"))
+    return ask(
+        s,
+        "sabotage_target",
+        "Saboteurs' target?",
+        [("gate", "Blow the gate"), ("other", "Other target")],
+        name,
+    )
+
+
+def _after_sortie(s: GameState, key: str, tx: Tx) -> GameState:
+    if key == "none":
+        tx.say("No FFL sortie tonight.")
         return _begin_attack(s, tx)
     name = key.split(":", 1)[1]
-    s = replace(s, act=Act(sabotage_unit=name))
-    return ask(s, "sabotage_target", "Saboteurs' target?",
-               [("gate", "Blow the gate"), ("other", "Other target")], name)
+    s = replace(s, act=Act(sabotage_unit=name, sabotage_side="FFL"))
+    return _start_operation(s, "ambush", tx)
 
 
 def _sabotage_params(s: GameState) -> dict[str, int | bool | str]:
-    phase = s.act.sabotage_phase
+    side = s.act.sabotage_side
+    phases = _phases(side)
+    phase = phases[s.act.sabotage_phase]
     unit = s.unit(s.act.sabotage_unit)
+    tries = s.arab_infiltrations if side == "Arab" else s.ffl_infiltrations
     return {
-        "sentry_side": "FFL",
-        "phase": t.SABOTAGE_PHASES[phase],
-        "patrols": s.patrols,
-        "previous_attempt": s.arab_infiltrations > 1,
-        "outside_fort": phase == 0,
-        "grappling_hooks": phase == 1 and unit.ladder == "hook",
+        "sentry_side": other(side),
+        "phase": phase,
+        "patrols": s.patrols and side == "Arab",
+        "previous_attempt": tries > 1,
+        "outside_fort": (side == "FFL" and phase in ("desert to wall", "attack the target"))
+        or (side == "Arab" and phase == "desert to wall"),
+        "grappling_hooks": phase == "over the wall" and unit.ladder == "hook",
         "tie": s.config.sentry_tie,
     }
 
 
 def _after_sabotage_target(s: GameState, key: str, tx: Tx) -> GameState:
+    return _start_operation(s, key, tx)
+
+
+def _start_operation(s: GameState, target: str, tx: Tx) -> GameState:
+    side = s.act.sabotage_side
     party = min(t.SABOTEUR_MAX_FIGURES, s.unit(s.act.sabotage_unit).figures)
-    tx.say(f"{party} saboteurs from {s.act.sabotage_unit} creep out ({key}).")
-    s = replace(s, act=replace(s.act, sabotage_target=key, sabotage_phase=0),
-                arab_infiltrations=s.arab_infiltrations + 1)
+    who = "saboteurs" if side == "Arab" else "legionnaires"
+    tx.say(f"{party} {who} from {s.act.sabotage_unit} creep out in the night ({target}).")
+    s = replace(s, act=replace(s.act, sabotage_target=target, sabotage_phase=0))
+    if side == "Arab":
+        s = replace(s, arab_infiltrations=s.arab_infiltrations + 1)
+    else:
+        s = replace(s, ffl_infiltrations=s.ffl_infiltrations + 1)
     return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
 
 
+def _after_operation(s: GameState, tx: Tx) -> GameState:
+    """After the Arab operation comes the FFL's chance; after that the attack."""
+    if s.act.sabotage_side == "Arab":
+        return _ask_sortie(replace(s, act=Act()), tx)
+    return _begin_attack(replace(s, act=Act()), tx)
+
+
 def _after_sabotage_roll(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    phase = t.SABOTAGE_PHASES[s.act.sabotage_phase]
+    side = s.act.sabotage_side
+    phases = _phases(side)
+    phase = phases[s.act.sabotage_phase]
     if "tie" in out.effects:
-        tx.say(f"Sabotage, {phase}: a tie, roll again.")
+        tx.say(f"Night operation, {phase}: a tie, roll again.")
         return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
     if "spotted" in out.effects:
         unit = s.unit(s.act.sabotage_unit)
         party = min(t.SABOTEUR_MAX_FIGURES, unit.figures)
-        tx.say(f"Sabotage, {phase}: spotted! The {party} saboteurs are destroyed.")
+        tx.say(f"Night operation, {phase}: spotted! The party of {party} is destroyed.")
         tx.cues.add("death")
         s = _remove_figures(s, unit.name, party, tx, count_casualties=False)
-        return _begin_attack(replace(s, act=Act()), tx)
-    tx.say(f"Sabotage, {phase}: unseen.")
-    if s.act.sabotage_phase + 1 < len(t.SABOTAGE_PHASES):
+        return _after_operation(s, tx)
+    tx.say(f"Night operation, {phase}: unseen.")
+    if s.act.sabotage_phase + 1 < len(phases):
         s = replace(s, act=replace(s.act, sabotage_phase=s.act.sabotage_phase + 1))
         return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
     if s.act.sabotage_target == "gate":
         tx.say("The saboteurs reach the gate and light the fuse.")
-        return roll(s, "sabotage_gate", "dynamite",
-                    {"use": "mine", "target": "gate", "gate_damage": min(s.gate_damage, 6)})
+        return roll(
+            s,
+            "sabotage_gate",
+            "dynamite",
+            {"use": "mine", "target": "gate", "gate_damage": min(s.gate_damage, 6)},
+        )
     tx.say("The operation succeeds; the referee applies its result.")
-    return _begin_attack(replace(s, act=Act()), tx)
+    return _after_operation(s, tx)
 
 
 def _after_sabotage_gate(s: GameState, out: Outcome, tx: Tx) -> GameState:
     s = _damage_gate(s, out, tx)
     if "premature" in out.effects:
         s = _remove_figures(s, s.act.sabotage_unit, 1, tx, count_casualties=False)
-    return _begin_attack(replace(s, act=Act()), tx)
+    return _after_operation(s, tx)
 
 
 def _damage_gate(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if out.headline and not s.gate_destroyed:
         damage = s.gate_damage + out.headline
         destroyed = damage >= t.GATE_HITS
-        tx.say(f"The gate takes {out.headline} damage ({damage} of {t.GATE_HITS})."
-               + (" The gate is destroyed!" if destroyed else ""))
+        tx.say(
+            f"The gate takes {out.headline} damage ({damage} of {t.GATE_HITS})."
+            + (" The gate is destroyed!" if destroyed else "")
+        )
         return replace(s, gate_damage=damage, gate_destroyed=destroyed)
     return s
 
@@ -301,11 +382,26 @@ def _damage_gate(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 
 def _begin_attack(s: GameState, tx: Tx) -> GameState:
+    if not fighting_figures(s, "FFL"):
+        return _game_over(s, tx, "Arab", "the garrison is gone before the attack")
+    if not fighting_figures(s, "Arab"):
+        return _game_over(s, tx, "FFL", "the Arab force is gone before the attack")
     attack = s.attack + 1
     units = tuple(replace(u, pinned=False, berserk=False) for u in s.units)
-    s = replace(s, attack=attack, turn=0, casualties=0, units=units, act=Act(),
-                resolve_inside=False, resolve_oasis=False)
+    s = replace(
+        s,
+        alerted=not s.config.sentries,
+        attack=attack,
+        turn=0,
+        casualties=0,
+        units=units,
+        act=Act(),
+        resolve_inside=False,
+        resolve_oasis=False,
+    )
     tx.say(f"=== Attack {attack}, day {s.day} ===")
+    if not s.alerted:
+        tx.say("Only the sentries are awake: the FFL act once the alarm is raised.")
     if s.reinforcement_day and s.reinforcement_day < s.day and not s.relief_arrived:
         s = _relief_arrives(s, tx, into_bag=False)
     tx.say("The Arabs mark their starting positions on a map (36 inches out or out of sight).")
@@ -325,7 +421,9 @@ def _ask_deploy(s: GameState, tx: Tx) -> GameState:
     donor = s.config.tower_donor
     if tw is not None and donor and s.unit(donor).alive:
         avail = s.unit(donor).figures + tw.figures - 1
-        opts = [(f"tower:{n}", f"{n} in the tower") for n in range(min(t.TOWER_CAPACITY, avail), -1, -1)]
+        opts = [
+            (f"tower:{n}", f"{n} in the tower") for n in range(min(t.TOWER_CAPACITY, avail), -1, -1)
+        ]
         if opts:
             return ask(s, "deploy", "FFL deploy: tower?", opts, donor)
     tx.say("The FFL deploy in the fort, the oasis and the village.")
@@ -387,9 +485,13 @@ def _end_of_turn(s: GameState, tx: Tx) -> GameState:
 
 
 def _resolve_params(s: GameState, cp: int) -> dict[str, int | bool | str]:
-    return {"casualties": s.casualties, "inside_fort": s.resolve_inside,
-            "oasis": s.resolve_oasis, "command_points": cp,
-            "first_band": str(s.config.resolve_threshold)}
+    return {
+        "casualties": s.casualties,
+        "inside_fort": s.resolve_inside,
+        "oasis": s.resolve_oasis,
+        "command_points": cp,
+        "first_band": str(s.config.resolve_threshold),
+    }
 
 
 def _ask_resolve_cp(s: GameState, tx: Tx) -> GameState:
@@ -435,8 +537,13 @@ def _end_attack(s: GameState, tx: Tx, reason: str) -> GameState:
 def _after_supply(s: GameState, tx: Tx, reason: str) -> GameState:
     if s.attack >= 2:
         return _game_over(s, tx, "FFL", f"{reason} on the last attack: the fort holds")
-    return ask(s, "second_attack", "Arabs attack again?",
-               [("attack", "Attack again"), ("withdraw", "Withdraw")], "after attack 1")
+    return ask(
+        s,
+        "second_attack",
+        "Arabs attack again?",
+        [("attack", "Attack again"), ("withdraw", "Withdraw")],
+        "after attack 1",
+    )
 
 
 def _game_over(s: GameState, tx: Tx, winner: str, reason: str) -> GameState:
@@ -468,6 +575,11 @@ def _on_chip(s: GameState, chip: str, tx: Tx) -> GameState:
     unit = next(u for u in s.units if u.chip == chip)
     tx.say(f"Chip {chip}: {unit.name} ({unit.side}).")
     if unit.kind == "leader":
+        if unit.side == "FFL" and s.alerted and _relief_pending(s):
+            # rolled on every FFL leader chit so that the relief day stays secret
+            s = replace(s, act=Act(unit=unit.name, leader_chip=unit.chip))
+            due = s.reinforcement_day == s.day
+            return roll(s, "relief_arrival", "reinforcement-arrival", {"due": due})
         return _leader_menu(s, unit.name, ())
     return _unit_menu(s, unit.name, "", ())
 
@@ -477,23 +589,24 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
     s = replace(s, act=Act(unit=name, leader_chip=leader_chip, used=used))
     opts: list[tuple[str, str]] = []
     enemies = combatants(s, other(u.side))
+    if u.side == "FFL" and not s.alerted:
+        return ask(s, "unit_action", f"{u.name}: not alerted", [("pass", "Off duty")], u.name)
     if u.gun:
         if u.figures < 1 or u.broken:
             opts.append(("pass", "Pass (unmanned)" if not u.broken else "Pass (broken)"))
         else:
             if u.jammed:
                 opts.append(("fire", "Clear the jam"))
-            elif u.side == "Arab" or s.ammo != "third":
+            elif enemies and (u.side == "Arab" or s.ammo != "third"):
                 opts.append(("fire", "Fire"))
-            from companion.rules.tenir_le_fort.movement import gun_can_move
-
             if gun_can_move(u.kind, u.figures):
                 opts.append(("move", "Move"))
             opts.append(("pass", "Pass"))
         return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
     if u.kind == "supply":
-        return ask(s, "unit_action", f"{u.name}: action?", [("move", "Move"), ("pass", "Pass")],
-                   u.name)
+        return ask(
+            s, "unit_action", f"{u.name}: action?", [("move", "Move"), ("pass", "Pass")], u.name
+        )
     if u.berserk:
         opts = [("charge", "Charge (berserk)")] if enemies else []
         opts.append(("pass", "No enemy in sight"))
@@ -512,34 +625,88 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
             opts.append(("ladder", f"Move, set {u.ladder}"))
     if u.dynamite and enemies:
         opts.append(("dynamite", "Throw dynamite"))
-    if u.side == "FFL" and not u.led and u.kind == "foot":
-        if any(v.led and v.kind == "foot" and v.name != u.name for v in s.side_units("FFL")):
-            opts.append(("join", "Join a led unit"))
+    hosts = [v for v in s.side_units("FFL") if v.led and v.kind == "foot" and v.name != u.name]
+    if u.side == "FFL" and not u.led and u.kind == "foot" and hosts:
+        opts.append(("join", "Join a led unit"))
     opts.append(("pass", "Pass"))
     return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
+
+
+SNEAKY_ACTIONS = ("move", "charge", "ladder", "assault")
+NOISY_ACTIONS = ("fire", "dynamite")
 
 
 def _after_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
     s = replace(s, act=replace(s.act, action=key, firer=u.name))
+    if u.side == "Arab" and not s.alerted:
+        if key in NOISY_ACTIONS:
+            tx.say("The shooting wakes the garrison: the FFL are alerted.")
+            s = replace(s, alerted=True)
+        elif key in SNEAKY_ACTIONS:
+            return ask(
+                s,
+                "sentry_sight",
+                "Seen by a sentry?",
+                [("no", "Out of sight"), ("yes", "In sight, in range")],
+                u.name,
+            )
+    return _do_unit_action(s, key, tx)
+
+
+def _after_sentry_sight(s: GameState, key: str, tx: Tx) -> GameState:
+    if key == "no":
+        return _do_unit_action(s, s.act.action, tx)
+    return roll(s, "sentry", "sentry-roll", _sentry_params(s))
+
+
+def _sentry_params(s: GameState) -> dict[str, int | bool | str]:
+    return {
+        "sentry_side": "FFL",
+        "phase": "unit moving",
+        "patrols": s.patrols,
+        "outside_fort": True,
+        "tie": s.config.sentry_tie,
+    }
+
+
+def _after_sentry(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    if "tie" in out.effects:
+        return roll(s, "sentry", "sentry-roll", _sentry_params(s))
+    if "spotted" in out.effects:
+        tx.say(f"A sentry spots {s.act.unit} and raises the alarm: the FFL are alerted.")
+        s = replace(s, alerted=True)
+    else:
+        tx.say(f"{s.act.unit} moves unseen.")
+    return _do_unit_action(s, s.act.action, tx)
+
+
+def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
+    u = s.unit(s.act.unit)
     if key == "pass":
         tx.say(f"{u.name} passes.")
         return _end_activation(s, tx)
     if key == "fire":
-        if u.gun and u.jammed:
+        if u.gun and u.jammed and not s.config.jam_clear_fires:
             return _gun_roll(s, tx)
         return _ask_target(s, u)
     if key in ("move", "move_fire", "ladder"):
         if u.gun:
-            return roll(s, "move", "move-gun", {"gun": u.kind, "men": min(u.figures, 5),
-                                                "leader": False})
-        return roll(s, "move", "move", _move_params(s, u, "move_and_fire" if key == "move_fire" else "move"))
+            return roll(
+                s, "move", "move-gun", {"gun": u.kind, "men": min(u.figures, 5), "leader": False}
+            )
+        return roll(
+            s, "move", "move", _move_params(s, u, "move_and_fire" if key == "move_fire" else "move")
+        )
     if key == "charge":
         opts = [(f"target:{e.name}", e.name) for e in combatants(s, other(u.side))]
         return ask(s, "charge_target", f"{u.name} charges whom?", opts, u.name)
     if key == "assault":
-        opts = [(f"target:{e.name}", e.name) for e in combatants(s, "FFL")
-                if e.kind in ("foot", "tower", "maxim", "artillery")]
+        opts = [
+            (f"target:{e.name}", e.name)
+            for e in combatants(s, "FFL")
+            if e.kind in ("foot", "tower", "maxim", "artillery")
+        ]
         opts.append(("clear", "No one within 2in"))
         return ask(s, "wall_defender", "FFL on the wall?", opts, u.name)
     if key == "dynamite":
@@ -548,8 +715,11 @@ def _after_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
             opts.append(("gate", "The gate"))
         return ask(s, "dynamite_target", "Dynamite at?", opts, u.name)
     if key == "join":
-        opts = [(f"unit:{v.name}", v.name) for v in s.side_units("FFL")
-                if v.led and v.kind == "foot" and v.name != u.name]
+        opts = [
+            (f"unit:{v.name}", v.name)
+            for v in s.side_units("FFL")
+            if v.led and v.kind == "foot" and v.name != u.name
+        ]
         return ask(s, "join_unit", f"{u.name} joins?", opts, u.name)
     raise RulesError(f"unknown action {key!r}")
 
@@ -652,14 +822,14 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
     s = replace(s, act=Act(unit=name, leader_chip=leader.chip, used=used))
     cp = s.cp(side)
     opts: list[tuple[str, str]] = []
+    if side == "FFL" and not s.alerted:
+        return ask(s, "leader_menu", f"{leader.name}: asleep", [("done", "Off duty")], name)
 
     def offer(key: str, label: str) -> None:
         if key not in used:
             opts.append((key, label))
 
     if side == "FFL":
-        if s.reinforcement_day == s.day and not s.relief_arrived:
-            offer("relief", "Relief column?")
         tw = tower(s)
         if tw is not None and tw.figures and combatants(s, "Arab"):
             offer("tower_fire", "Tower fires")
@@ -673,8 +843,15 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
         heroes = sum(u.heroes for u in s.side_units("FFL"))
         if cp >= 2 and heroes < s.config.max_heroes:
             offer("hero", "Hero (2CP)")
-        if cp >= 1 and any(g.gun and g.figures == 0 and not g.broken and g.present
-                           for g in s.units if g.side == "FFL") and _recrew_donors(s):
+        if (
+            cp >= 1
+            and any(
+                g.gun and g.figures == 0 and not g.broken and g.present
+                for g in s.units
+                if g.side == "FFL"
+            )
+            and _recrew_donors(s)
+        ):
             offer("recrew", "Re-crew gun (1CP)")
         if cp >= 1 and tw is not None and tw.figures < t.TOWER_CAPACITY and _tower_donors(s):
             offer("tower", "Man tower (1CP)")
@@ -684,8 +861,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
                 offer(f"gun:{g.name}", f"{g.name} fires"[:18])
         if cp >= 1:
             offer("extra_turn", "Extra turn (1CP)")
-        if cp >= 2 and any(g.kind == "maxim" and g.figures == 0 and not g.broken
-                           for g in s.units):
+        if cp >= 2 and any(g.kind == "maxim" and g.figures == 0 and not g.broken for g in s.units):
             offer("crew_mg", "Crew MG (2CP)")
     opts.append(("done", "Done"))
     return ask(s, "leader_menu", f"{leader.name} ({cp} CP)", opts, leader.name)
@@ -707,29 +883,33 @@ def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "done":
         tx.say(f"{leader.name} is done.")
         return _draw(s, tx)
-    if key == "relief":
-        return roll(s, "relief_arrival", "reinforcement-arrival", {})
     if key == "tower_fire":
         s = replace(s, act=replace(s.act, firer="Tower", action="fire"))
         return _ask_target(s, s.unit("Tower"))
     if key.startswith("gun:"):
         g = s.unit(key[4:])
         s = replace(s, act=replace(s.act, firer=g.name, action="fire"))
-        if g.jammed:
+        if g.jammed and not s.config.jam_clear_fires:
             return _gun_roll(s, tx)
         return _ask_target(s, g)
     if key == "mine":
         opts = [(f"target:{e.name}", e.name) for e in combatants(s, "Arab")]
         return ask(s, "mine_target", "Mine under whom?", opts, leader.name)
     if key == "extra_turn":
-        opts = [(f"unit:{u.name}", u.name) for u in s.side_units(side)
-                if u.kind not in ("leader",) and u.chip]
+        opts = [
+            (f"unit:{u.name}", u.name)
+            for u in s.side_units(side)
+            if u.kind not in ("leader",) and u.chip
+        ]
         if not opts:
             return _leader_menu(s, leader.name, used)
         return ask(s, "extra_unit", "Extra turn for?", opts, leader.name)
     if key == "hero":
-        opts = [(f"unit:{u.name}", u.name) for u in s.side_units("FFL")
-                if u.kind in ("foot", "tower", "maxim", "artillery")]
+        opts = [
+            (f"unit:{u.name}", u.name)
+            for u in s.side_units("FFL")
+            if u.kind in ("foot", "tower", "maxim", "artillery")
+        ]
         return ask(s, "hero_unit", "Hero in which unit?", opts, leader.name)
     if key == "recrew":
         opts = [(f"unit:{u.name}", u.name) for u in _recrew_donors(s)]
@@ -739,8 +919,9 @@ def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
         return ask(s, "tower_donor", "Tower men from?", opts, leader.name)
     if key == "crew_mg":
         g = next(g for g in s.units if g.kind == "maxim" and g.figures == 0 and not g.broken)
-        s = s.with_unit(replace(g, side="Arab", figures=t.FULL_CREW["maxim"], jammed=False,
-                                present=True)).with_cp("Arab", s.cp_arab - 2)
+        s = s.with_unit(
+            replace(g, side="Arab", figures=t.FULL_CREW["maxim"], jammed=False, present=True)
+        ).with_cp("Arab", s.cp_arab - 2)
         if g.chip and g.chip not in s.bag.in_play:
             s = replace(s, bag=s.bag.add_next_turn(g.chip))
         tx.say(f"The Arabs spend 2 command points and crew the captured {g.name}.")
@@ -748,12 +929,16 @@ def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
     raise RulesError(f"unknown leader option {key!r}")
 
 
+def _relief_pending(s: GameState) -> bool:
+    return not s.relief_arrived and any(u.reinforcement and not u.present for u in s.units)
+
+
 def _after_relief_arrival(s: GameState, out: Outcome, tx: Tx) -> GameState:
     leader = s.act.unit
     if "arrived" in out.effects:
         s = _relief_arrives(s, tx, into_bag=True)
     else:
-        tx.say("No sign of the relief column yet.")
+        tx.say("No sign of the relief column.")
     return _leader_menu(s, leader, s.act.used)
 
 
@@ -792,17 +977,25 @@ def _after_tower_donor(s: GameState, key: str, tx: Tx) -> GameState:
     tw = tower(s)
     assert tw is not None
     s = replace(s, tower_climb=(donor, t.TOWER_CAPACITY - tw.figures)).with_cp("FFL", s.cp_ffl - 1)
-    tx.say(f"{leader.name} spends 1 command point: men of {donor} go to the foot of the tower; "
-           "they reach the top at the end of that unit's next activation.")
+    tx.say(
+        f"{leader.name} spends 1 command point: men of {donor} go to the foot of the tower; "
+        "they reach the top at the end of that unit's next activation."
+    )
     return _leader_menu(s, leader.name, s.act.used)
 
 
 def _after_join(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
     host = s.unit(key.split(":", 1)[1])
-    s = s.with_unit(replace(host, figures=host.figures + u.figures, wounded=host.wounded + u.wounded,
-                            heroes=host.heroes + u.heroes,
-                            carrying_dead=host.carrying_dead or u.carrying_dead))
+    s = s.with_unit(
+        replace(
+            host,
+            figures=host.figures + u.figures,
+            wounded=host.wounded + u.wounded,
+            heroes=host.heroes + u.heroes,
+            carrying_dead=host.carrying_dead or u.carrying_dead,
+        )
+    )
     s = s.with_unit(replace(u, figures=0, wounded=0, heroes=0))
     s = replace(s, bag=s.bag.remove(u.chip))
     tx.say(f"{u.name} joins {host.name}.")
@@ -813,10 +1006,7 @@ def _after_join(s: GameState, key: str, tx: Tx) -> GameState:
 
 
 def _ask_target(s: GameState, firer: UnitState) -> GameState:
-    opts = [(f"target:{e.name}", e.name) for e in targets_for(s, firer.side,
-                                                             leaders=not firer.gun)]
-    if firer.kind == "artillery" and firer.side == "Arab" and not s.gate_destroyed:
-        pass
+    opts = [(f"target:{e.name}", e.name) for e in targets_for(s, firer.side, leaders=not firer.gun)]
     if firer.kind == "artillery" and not s.gate_destroyed and firer.side == "Arab":
         opts.append(("gate", "The gate"))
     return ask(s, "fire_target", f"{firer.name} fires at?", opts, firer.name)
@@ -840,13 +1030,27 @@ def _after_fire_cover(s: GameState, key: str, tx: Tx) -> GameState:
     s = replace(s, act=replace(s.act, cover=key.split(":")[1]))
     if firer.gun:
         if firer.on_wall:
-            inches = t.WALL_MIN_RANGE["maxim"] if firer.kind == "maxim" else s.config.artillery_wall_range
-            return ask(s, "gun_range", f"Target within {inches}in?",
-                       [("far", f"Beyond {inches}in"), ("near", f"Within {inches}in")], firer.name)
+            inches = (
+                t.WALL_MIN_RANGE["maxim"]
+                if firer.kind == "maxim"
+                else s.config.artillery_wall_range
+            )
+            return ask(
+                s,
+                "gun_range",
+                f"Target within {inches}in?",
+                [("far", f"Beyond {inches}in"), ("near", f"Within {inches}in")],
+                firer.name,
+            )
         return _gun_roll(s, tx)
     if _pistols(firer):
-        return ask(s, "fire_range", "Within 6 inches?",
-                   [("far", "Beyond 6in"), ("near", "Within 6in")], firer.name)
+        return ask(
+            s,
+            "fire_range",
+            "Within 6 inches?",
+            [("far", "Beyond 6in"), ("near", "Within 6in")],
+            firer.name,
+        )
     return _volley_roll(s, tx)
 
 
@@ -874,14 +1078,21 @@ def _volley_params(s: GameState) -> tuple[str, dict[str, int | bool | str]]:
     pistols = _pistols(firer) if s.act.within else 0
     if firer.side == "Arab":
         return "arab-fire", {
-            "figures": min(firer.figures, 60), "cover": s.act.cover, "pinned": firer.pinned,
-            "pistols": min(pistols, 10), "target_unpinnable": target.unpinnable,
+            "figures": min(firer.figures, 60),
+            "cover": s.act.cover,
+            "pinned": firer.pinned,
+            "pistols": min(pistols, 10),
+            "target_unpinnable": target.unpinnable,
         }
     return "ffl-fire", {
-        "riflemen": min(firer.figures, 40), "wounded": min(firer.wounded, firer.figures, 40),
-        "mode": s.act.mode, "sergeant": firer.rank == "sergeant" and bool(firer.leader),
+        "riflemen": min(firer.figures, 40),
+        "wounded": min(firer.wounded, firer.figures, 40),
+        "mode": s.act.mode,
+        "sergeant": firer.rank == "sergeant" and bool(firer.leader),
         "officer": firer.rank in ("captain", "lieutenant") and bool(firer.leader),
-        "pistols": min(pistols, 6), "cover": s.act.cover, "pinned": firer.pinned,
+        "pistols": min(pistols, 6),
+        "cover": s.act.cover,
+        "pinned": firer.pinned,
         "ammo": s.ammo if not firer.reinforcement else "normal",
         "from_tower": firer.kind == "tower",
         "target_unpinnable": target.unpinnable,
@@ -901,12 +1112,18 @@ def _gun_params(s: GameState, bonus: int = 0) -> dict[str, int | bool | str]:
     g = s.unit(s.act.firer)
     target = s.unit(s.act.target) if s.act.target and s.act.target != "gate" else None
     return {
-        "side": g.side, "crew": min(g.figures, t.FULL_CREW[g.kind]),
+        "side": g.side,
+        "crew": min(g.figures, t.FULL_CREW[g.kind]),
         "ammo": s.ammo if g.side == "FFL" else "normal",
-        "bonus_dice": bonus, "too_close": False, "cover": s.act.cover or "none",
+        "bonus_dice": bonus,
+        "too_close": False,
+        "cover": s.act.cover or "none",
         "target_unpinnable": target.unpinnable if target else False,
-        **({"jammed": g.jammed, "clear_fires": s.config.jam_clear_fires}
-           if g.kind == "maxim" else {}),
+        **(
+            {"jammed": g.jammed, "clear_fires": s.config.jam_clear_fires}
+            if g.kind == "maxim"
+            else {}
+        ),
     }
 
 
@@ -938,7 +1155,7 @@ def _after_volley(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     g = s.unit(s.act.firer)
-    bonus = s.pending is not None and isinstance(s.pending, AskRoll) and s.pending.purpose == "gun_bonus"
+    bonus = isinstance(s.pending, AskRoll) and s.pending.purpose == "gun_bonus"
     if "broken" in out.effects:
         s = s.with_unit(replace(g, broken=True, jammed=False))
         tx.cues.add("jam")
@@ -972,8 +1189,7 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
 def _saves_stage(s: GameState, tx: Tx) -> GameState:
     firer = s.unit(s.act.firer)
     if s.act.hits and s.act.cover == "heavy" and firer.kind != "artillery":
-        if not (firer.kind == "tower" and False):
-            return roll(s, "saves", "heavy-cover-save", {"hits": min(s.act.hits, 40)})
+        return roll(s, "saves", "heavy-cover-save", {"hits": min(s.act.hits, 40)})
     return _casualty_stage(s, tx)
 
 
@@ -988,8 +1204,8 @@ def _casualty_stage(s: GameState, tx: Tx) -> GameState:
     hits = s.act.hits
     if not hits or not target.alive:
         return _snipe_stage(s, tx)
-    if target.side == "Arab" or target.kind == "supply" and False:
-        return _arab_losses(s, target.name, hits, tx, then="snipe")
+    if target.side == "Arab":
+        return _arab_losses(s, target.name, hits, tx)
     if target.heroes:
         return yes_no(s, "hero_hit", "Hero among the hit?", target.name)
     return _wound_roll(s, target, hits, False)
@@ -998,10 +1214,17 @@ def _casualty_stage(s: GameState, tx: Tx) -> GameState:
 def _wound_roll(s: GameState, target: UnitState, hits: int, hero: bool) -> GameState:
     hits = min(hits, target.figures)
     ordinary = hits - (1 if hero else 0)
-    return roll(s, "wounds", "wound-check", {
-        "hits": min(ordinary, 40), "figures": min(target.figures, 40),
-        "already_wounded": min(target.wounded, target.figures, 40), "hero_hit": hero,
-    })
+    return roll(
+        s,
+        "wounds",
+        "wound-check",
+        {
+            "hits": min(ordinary, 40),
+            "figures": min(target.figures, 40),
+            "already_wounded": min(target.wounded, target.figures, 40),
+            "hero_hit": hero,
+        },
+    )
 
 
 def _after_hero_hit(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1009,56 +1232,28 @@ def _after_hero_hit(s: GameState, key: str, tx: Tx) -> GameState:
     return _wound_roll(s, target, s.act.hits, key == "yes")
 
 
-def _after_wounds(s: GameState, out: Outcome, params: Mapping[str, int | bool | str],
-                  tx: Tx) -> GameState:
-    from companion.rules.tenir_le_fort.wounds import check_from_params
-
+def _after_wounds(s: GameState, check: WoundCheck, dice: tuple[int, ...], tx: Tx) -> GameState:
     target = s.unit(s.act.target)
-    check = check_from_params(params)
-    dice = s.pending  # unused; results come from the outcome below
-    del dice
-    # Recount from the details of the roll: the action's own arithmetic.
-    killed = out.headline
-    newly = _newly_wounded(out)
-    hero_killed = any("hero is killed" in line for line in out.details)
-    figures = target.figures - killed
-    wounded = min(figures, target.wounded + newly - _wounded_killed(out, check.already_wounded))
-    heroes = target.heroes - (1 if hero_killed else 0)
-    tx.say(f"{target.name}: {killed} killed, {newly} wounded.")
-    if killed:
+    r = check.tally(dice)
+    # deaths fall first on unwounded figures, then on wounded ones (see wounds.apply_wounds)
+    healthy = target.figures - target.wounded - (1 if check.hero_hit else 0)
+    dead_of_wounded = max(0, r.killed - r.hero_killed - healthy)
+    figures = target.figures - r.killed
+    wounded = max(0, min(figures, target.wounded - dead_of_wounded + r.newly_wounded))
+    heroes = max(0, target.heroes - (1 if r.hero_killed else 0))
+    tx.say(f"{target.name}: {r.killed} killed, {r.newly_wounded} wounded.")
+    if r.killed:
         tx.cues.add("death")
-    s = s.with_unit(replace(target, figures=figures, wounded=max(0, wounded), heroes=max(0, heroes)))
+    s = s.with_unit(replace(target, figures=figures, wounded=wounded, heroes=heroes))
     s = _check_destroyed(s, target.name, tx)
     return _snipe_stage(s, tx)
 
 
-def _newly_wounded(out: Outcome) -> int:
-    for line in out.details:
-        words = line.split()
-        if len(words) == 2 and words[1] == "wounded" and words[0].isdigit():
-            return int(words[0])
-    return 0
-
-
-def _wounded_killed(out: Outcome, already: int) -> int:
-    """Previously wounded figures killed by this roll (dead results or wounded again)."""
-    again = 0
-    dead = 0
-    for line in out.details:
-        words = line.split()
-        if line.endswith("wounded again and dead") and words[0].isdigit():
-            again = int(words[0])
-        if len(words) == 2 and words[1] == "dead" and words[0].isdigit():
-            dead = int(words[0])
-    del dead
-    return min(already, again)
-
-
-def _arab_losses(s: GameState, name: str, n: int, tx: Tx, then: str) -> GameState:
+def _arab_losses(s: GameState, name: str, n: int, tx: Tx) -> GameState:
     unit = s.unit(name)
     s = _remove_figures(s, name, n, tx)
     tx.cues.add("death")
-    if unit.leader and unit.rank == "mounted" and n > 0 and then == "snipe":
+    if unit.leader and unit.rank == "mounted" and n > 0:
         return roll(s, "leader_check", "leader-casualty", {})
     return _snipe_stage(s, tx)
 
@@ -1086,11 +1281,18 @@ def _lose_leader(s: GameState, name: str, tx: Tx) -> GameState:
 
 def _snipe_stage(s: GameState, tx: Tx) -> GameState:
     firer = s.unit(s.act.firer)
-    if s.act.target and s.act.target != "gate" and "snipe" not in s.act.used:
+    once = f"snipe:{firer.name}"  # one rifleman, one try, per unit per activation
+    if s.act.target and s.act.target != "gate" and once not in s.act.used:
         target = s.unit(s.act.target)
-        if (target.alive and snipeable(target) and not firer.gun and firer.figures
-                and s.act.after_fire != "melee"):
-            s = replace(s, act=replace(s.act, used=(*s.act.used, "snipe")))
+        if (
+            target.alive
+            and snipeable(target)
+            and not firer.gun
+            and firer.figures
+            and s.act.action in ("fire", "move_fire")
+            and s.act.after_fire != "melee"
+        ):
+            s = replace(s, act=replace(s.act, used=(*s.act.used, once)))
             return yes_no(s, "snipe_offer", f"Snipe {target.leader}?"[:30], firer.name)
     return _finish_fire(s, tx)
 
@@ -1112,7 +1314,6 @@ def _after_snipe(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _finish_fire(s: GameState, tx: Tx) -> GameState:
     if s.act.after_fire == "melee":
-        s = replace(s, act=replace(s.act, after_fire="", firer=s.act.unit, target=s.act.target))
         return _start_melee_stage(s, tx)
     firer = s.unit(s.act.firer) if s.act.firer else None
     if firer is not None and firer.pinned and firer.side == "Arab" and s.act.firer == s.act.unit:
@@ -1120,7 +1321,9 @@ def _finish_fire(s: GameState, tx: Tx) -> GameState:
     return _end_activation(s, tx)
 
 
-def _remove_figures(s: GameState, name: str, n: int, tx: Tx, *, count_casualties: bool = True) -> GameState:
+def _remove_figures(
+    s: GameState, name: str, n: int, tx: Tx, *, count_casualties: bool = True
+) -> GameState:
     u = s.unit(name)
     lost = min(n, u.figures)
     s = s.with_unit(replace(u, figures=u.figures - lost, wounded=min(u.wounded, u.figures - lost)))
@@ -1154,8 +1357,9 @@ def _check_destroyed(s: GameState, name: str, tx: Tx) -> GameState:
 
 def _after_charge_target(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
-    s = replace(s, act=replace(s.act, target=key.split(":", 1)[1]))
-    tx.say(f"{u.name} declares a charge on {s.act.target}.")
+    name = key.split(":", 1)[1]
+    s = replace(s, act=replace(s.act, target=name, defender=name))
+    tx.say(f"{u.name} declares a charge on {name}.")
     return roll(s, "charge", "move", _move_params(s, u, "charge"))
 
 
@@ -1169,21 +1373,31 @@ def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
         u = replace(u, berserk=True)
         tx.cues.add("berserk")
         tx.say(f"{u.name} goes berserk!")
+    if "recovered" in out.effects:
+        u = replace(u, pinned=False)
     s = s.with_unit(u)
     if "infighting" in out.effects:
         s = s.with_unit(replace(u, pinned=True))
         tx.cues.add("pin")
         return roll(s, "infighting", "infighting-losses", {"figures": min(u.figures, 60)})
+    if u.pinned:
+        tx.say(f"{u.name} is pinned and cannot charge.")
+        return _end_activation(s, tx)
     if u.berserk:
         return _ask_reaction(s, tx)
-    return ask(s, "charge_reach", f"Reached {s.act.target}?",
-               [("yes", "Contact made"), ("no", "Fell short")], u.name)
+    return ask(
+        s,
+        "charge_reach",
+        f"Reached {s.act.target}?",
+        [("yes", "Contact made"), ("no", "Fell short")],
+        u.name,
+    )
 
 
 def _after_charge_reach(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "no":
         u = s.unit(s.act.unit)
-        s = s.with_unit(replace(u, pinned=True))
+        s = s.with_unit(replace(u, pinned=not u.unpinnable))
         tx.cues.add("pin")
         tx.say(f"{u.name} falls short: it does not move and is pinned.")
         return _end_activation(s, tx)
@@ -1193,9 +1407,13 @@ def _after_charge_reach(s: GameState, key: str, tx: Tx) -> GameState:
 def _ask_reaction(s: GameState, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
     opts: list[tuple[str, str]] = []
+    if d.side == "FFL" and not s.alerted:
+        tx.say(f"{d.name} is caught unprepared; the fighting alerts the garrison.")
+        s = replace(s, alerted=True)
+        return ask(s, "reaction", f"{d.name} reacts?", [("stand", "Caught unready")], d.name)
     if d.kind in ("foot", "mounted", "tower") or (d.gun and not d.jammed and not d.broken):
         opts.append(("fire", "Defensive fire"))
-    if d.kind in ("foot", "mounted") and not d.pinned:
+    if d.kind in ("foot", "mounted"):
         opts.append(("counter", "Counter-charge"))
     opts.append(("stand", "Stand"))
     return ask(s, "reaction", f"{d.name} reacts?", opts, d.name)
@@ -1209,8 +1427,19 @@ def _after_reaction(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "counter":
         return roll(s, "counter", "move", _move_params(s, d, "counter_charge"))
     # defensive fire: the defender fires at the charger, who counts as in the open
-    s = replace(s, act=replace(s.act, firer=d.name, target=attacker, cover="none",
-                               after_fire="melee", mode="stationary", hits=0))
+    s = replace(
+        s,
+        act=replace(
+            s.act,
+            firer=d.name,
+            target=attacker,
+            cover="none",
+            after_fire="melee",
+            mode="stationary",
+            hits=0,
+            within=False,
+        ),
+    )
     tx.say(f"{d.name} gives defensive fire.")
     if d.gun:
         return _gun_roll(s, tx)
@@ -1227,20 +1456,32 @@ def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "recovered" in out.effects:
         d = replace(d, pinned=False)
     s = s.with_unit(d)
+    if d.pinned:
+        tx.say(f"{d.name} is pinned and cannot counter-charge: it stands.")
+        return _start_melee_stage(s, tx)
     if d.side == "FFL" and d.figures >= 2:
-        s = replace(s, act=replace(s.act, firer=d.name, target=s.act.unit, cover="none",
-                                   after_fire="melee", mode="moving", hits=0))
+        s = replace(
+            s,
+            act=replace(
+                s.act,
+                firer=d.name,
+                target=s.act.unit,
+                cover="none",
+                after_fire="melee",
+                mode="moving",
+                hits=0,
+            ),
+        )
         return _volley_roll(s, tx)
     return _start_melee_stage(s, tx)
 
 
 def _start_melee_stage(s: GameState, tx: Tx) -> GameState:
-    # after defensive fire the act's firer/target were swapped: restore charger -> target
     charger = s.unit(s.act.unit)
-    defender_name = s.act.target if s.act.target != charger.name else s.act.firer
-    if s.act.firer and s.act.firer != charger.name and s.act.target == charger.name:
-        defender_name = s.act.firer
-    s = replace(s, act=replace(s.act, firer=charger.name, target=defender_name, after_fire=""))
+    defender_name = s.act.defender
+    s = replace(
+        s, act=replace(s.act, firer=charger.name, target=defender_name, after_fire="", hits=0)
+    )
     d = s.unit(defender_name)
     if not charger.alive or not d.alive:
         tx.say("No close combat: one side is gone.")
@@ -1269,11 +1510,15 @@ def _after_surrounded(s: GameState, key: str, tx: Tx) -> GameState:
     a = s.unit(s.act.unit)
     d = s.unit(s.act.target)
     melee = Melee(
-        attacker=a.name, defender=d.name,
-        a_state=("ready",) * a.figures, d_state=("ready",) * d.figures,
+        attacker=a.name,
+        defender=d.name,
+        a_state=("ready",) * a.figures,
+        d_state=("ready",) * d.figures,
         d_fights=(0,) * d.figures,
-        a_wounded=_figure_wounds(a, a.figures), d_wounded=_figure_wounds(d, d.figures),
-        position=s.act.cover, surrounded=key == "yes",
+        a_wounded=_figure_wounds(a, a.figures),
+        d_wounded=_figure_wounds(d, d.figures),
+        position=s.act.cover,
+        surrounded=key == "yes",
     )
     tx.say(f"Close combat: {a.figures} of {a.name} against {d.figures} of {d.name}.")
     s = replace(s, act=replace(s.act, melee=melee))
@@ -1316,18 +1561,22 @@ def _fighter_params(s: GameState, m: Melee, a_idx: int, d_idx: int) -> dict[str,
     return {
         "attacker_side": a.side,
         "attacker_leader": leader_for(a, a_idx),
-        "attacker_berserk": a.berserk, "attacker_pinned": a.pinned,
+        "attacker_berserk": a.berserk,
+        "attacker_pinned": a.pinned,
         "attacker_low_water": water(a),
         "attacker_wounded": a.side == "FFL" and m.a_wounded[a_idx],
         "attacker_hero": a.side == "FFL" and a_idx < a.heroes,
         "attacker_gun_crew": a.gun,
         "defender_leader": leader_for(d, d_idx),
-        "defender_berserk": d.berserk, "defender_pinned": d.pinned,
+        "defender_berserk": d.berserk,
+        "defender_pinned": d.pinned,
         "defender_low_water": water(d),
         "defender_wounded": d.side == "FFL" and m.d_wounded[d_idx],
         "defender_hero": d.side == "FFL" and d_idx < d.heroes,
         "defender_gun_crew": d.gun,
-        "defender_position": m.position if (d.side == "FFL" or m.position != "loophole") else "open",
+        "defender_position": m.position
+        if (d.side == "FFL" or m.position != "loophole")
+        else "open",
         "defender_surrounded": m.surrounded and d.side == "Arab",
         "result_from": s.config.cc_result_from,
     }
@@ -1360,12 +1609,15 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if out.headline == 0:
         return roll(s, "bout", "close-combat", _fighter_params(s, m, a_idx, d_idx))
     results = out.effects
-    result = next((r for r in ("killed", "surrendered", "wounded", "fell_back") if r in results), "")
+    result = next(
+        (r for r in ("killed", "surrendered", "wounded", "fell_back") if r in results), ""
+    )
     if result == "killed":
         tx.cues.add("death")
     if out.headline == 1:  # attacker won; defender lost
         d = s.unit(m.defender)
         d_state, d_w = m.d_state, m.d_wounded
+        d_falls = m.d_falls or (False,) * len(m.d_state)
         fights = tuple(f + (1 if i == d_idx else 0) for i, f in enumerate(m.d_fights))
         if result == "killed":
             d_state = _set(d_state, d_idx, "killed")
@@ -1374,10 +1626,20 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
         else:
             if result == "wounded" and d.side == "FFL":
                 d_w = _setb(d_w, d_idx, True)
-            if not (m.surrounded and d.side == "FFL"):
+            if m.ladder:
                 d_state = _set(d_state, d_idx, "fell back")
+            elif not (m.surrounded and d.side == "FFL"):
+                # an outnumbered loser falls back only after his last combat
+                d_falls = _setb(d_falls, d_idx, True)
         a_state = m.a_state if m.ladder else _set(m.a_state, a_idx, "done")
-        m = replace(m, d_state=d_state, d_wounded=d_w, d_fights=fights, a_state=a_state)
+        m = replace(
+            m,
+            d_state=d_state,
+            d_wounded=d_w,
+            d_fights=fights,
+            a_state=a_state,
+            d_falls=d_falls,
+        )
     else:  # defender won; attacker lost
         a = s.unit(m.attacker)
         a_state, a_w = m.a_state, m.a_wounded
@@ -1393,8 +1655,9 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     return _next_bout(s, tx)
 
 
-def _apply_melee(s: GameState, name: str, states: tuple[str, ...], wounded: tuple[bool, ...],
-                 ladder_climbers: bool, tx: Tx) -> tuple[GameState, bool]:
+def _apply_melee(
+    s: GameState, name: str, states: tuple[str, ...], wounded: tuple[bool, ...], tx: Tx
+) -> tuple[GameState, bool]:
     u = s.unit(name)
     lost = sum(1 for st in states if st in ("killed", "surrendered"))
     fell = any(st == "fell back" for st in states)
@@ -1402,11 +1665,16 @@ def _apply_melee(s: GameState, name: str, states: tuple[str, ...], wounded: tupl
     survivors = [i for i, st in enumerate(states) if st not in ("killed", "surrendered")]
     extra = u.figures - len(states)  # figures not in the fight (ladder assaults)
     w = sum(1 for i in survivors if wounded[i]) if u.side == "FFL" else 0
-    if u.side == "FFL":
-        w += max(0, min(u.wounded, extra) if ladder_climbers else 0)
+    if u.side == "FFL" and extra > 0:
+        w += min(u.wounded, extra)
     surrendered = sum(1 for st in states if st == "surrendered")
-    new = replace(u, figures=u.figures - lost, wounded=min(w, u.figures - lost) if u.side == "FFL" else 0,
-                  heroes=max(0, u.heroes - heroes_lost), pinned=u.pinned or (fell and not u.unpinnable))
+    new = replace(
+        u,
+        figures=u.figures - lost,
+        wounded=min(w, u.figures - lost) if u.side == "FFL" else 0,
+        heroes=max(0, u.heroes - heroes_lost),
+        pinned=u.pinned or (fell and not u.unpinnable),
+    )
     s = s.with_unit(new)
     if u.side == "Arab":
         s = replace(s, casualties=s.casualties + lost, total_casualties=s.total_casualties + lost)
@@ -1424,8 +1692,13 @@ def _apply_melee(s: GameState, name: str, states: tuple[str, ...], wounded: tupl
 def _end_melee(s: GameState, tx: Tx) -> GameState:
     m = s.act.melee
     assert m is not None
-    s, a_fell = _apply_melee(s, m.attacker, m.a_state, m.a_wounded, m.ladder, tx)
-    s, d_fell = _apply_melee(s, m.defender, m.d_state, m.d_wounded, False, tx)
+    if m.d_falls:
+        falling = zip(m.d_state, m.d_falls, strict=True)
+        m = replace(
+            m, d_state=tuple("fell back" if st == "ready" and f else st for st, f in falling)
+        )
+    s, a_fell = _apply_melee(s, m.attacker, m.a_state, m.a_wounded, tx)
+    s, d_fell = _apply_melee(s, m.defender, m.d_state, m.d_wounded, tx)
     if m.ladder:
         climbers_left = sum(1 for st in m.a_state if st == "ready")
         defenders_left = sum(1 for st in m.d_state if st == "ready")
@@ -1466,10 +1739,16 @@ def _after_wall_defender(s: GameState, key: str, tx: Tx) -> GameState:
     d = s.unit(key.split(":", 1)[1])
     climbers = min(t.LADDER_ASSAULT_CLIMBERS[u.ladder], u.figures)
     melee = Melee(
-        attacker=u.name, defender=d.name, a_state=("ready",) * climbers,
-        d_state=("ready",) * d.figures, d_fights=(0,) * d.figures,
-        a_wounded=(False,) * climbers, d_wounded=_figure_wounds(d, d.figures),
-        position="cover", surrounded=False, ladder=True,
+        attacker=u.name,
+        defender=d.name,
+        a_state=("ready",) * climbers,
+        d_state=("ready",) * d.figures,
+        d_fights=(0,) * d.figures,
+        a_wounded=(False,) * climbers,
+        d_wounded=_figure_wounds(d, d.figures),
+        position="cover",
+        surrounded=False,
+        ladder=True,
     )
     tx.say(f"{climbers} of {u.name} climb the {u.ladder} one at a time against {d.name}.")
     s = replace(s, act=replace(s.act, melee=melee, target=d.name))
@@ -1491,12 +1770,20 @@ def _after_dynamite_target(s: GameState, key: str, tx: Tx) -> GameState:
     s = s.with_unit(replace(u, dynamite=u.dynamite - 1))
     if key == "gate":
         s = replace(s, act=replace(s.act, target="gate"))
-        return roll(s, "dynamite", "dynamite", {"use": "thrown", "target": "gate",
-                                                "gate_damage": min(s.gate_damage, 6)})
+        return roll(
+            s,
+            "dynamite",
+            "dynamite",
+            {"use": "thrown", "target": "gate", "gate_damage": min(s.gate_damage, 6)},
+        )
     target = s.unit(key.split(":", 1)[1])
     s = replace(s, act=replace(s.act, target=target.name, cover="none"))
-    return roll(s, "dynamite", "dynamite", {"use": "thrown", "target": "unit",
-                                            "ladder": bool(target.ladder)})
+    return roll(
+        s,
+        "dynamite",
+        "dynamite",
+        {"use": "thrown", "target": "unit", "ladder": bool(target.ladder)},
+    )
 
 
 def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
@@ -1520,7 +1807,7 @@ def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
 def _after_mine_target(s: GameState, key: str, tx: Tx) -> GameState:
     target = key.split(":", 1)[1]
     s = replace(s, mines=s.mines - 1, act=replace(s.act, target=target, firer=s.act.unit))
-    return yes_no(s, "mine_building", f"{target} in the mined building?", target, yes_first=True)
+    return yes_no(s, "mine_building", f"{target} in the mined building?", target)
 
 
 def _after_mine_building(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1541,7 +1828,7 @@ def _after_mine(s: GameState, out: Outcome, tx: Tx) -> GameState:
         s = _remove_figures(s, target.name, target.figures, tx)
         return _leader_menu(s, leader, s.act.used)
     s = replace(s, act=replace(s.act, hits=out.headline))
-    return _arab_losses(s, target.name, out.headline, tx, then="leader")
+    return _arab_losses(s, target.name, out.headline, tx)
 
 
 # ---------------------------------------------------------------- between attacks
@@ -1561,7 +1848,10 @@ def _after_next_attack(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _after_ammo(s: GameState, out: Outcome, tx: Tx) -> GameState:
     level = {1: "normal", 2: "half", 3: "third"}[out.headline]
-    tx.say(f"FFL ammunition: {level}." + (" No Maxim or artillery ammunition." if level == "third" else ""))
+    tx.say(
+        f"FFL ammunition: {level}."
+        + (" No Maxim or artillery ammunition." if level == "third" else "")
+    )
     s = replace(s, ammo=level)
     return _after_ammo_stage(s, tx)
 
@@ -1633,6 +1923,8 @@ CHOICES: dict[str, ChoiceHandler] = {
     "ffl_prep": _after_ffl_prep,
     "sabotage": _after_sabotage,
     "sabotage_target": _after_sabotage_target,
+    "sortie": _after_sortie,
+    "sentry_sight": _after_sentry_sight,
     "deploy": _after_deploy,
     "water_ffl": _after_water_ffl,
     "water_arab": _after_water_arab,
@@ -1668,6 +1960,7 @@ CHOICES: dict[str, ChoiceHandler] = {
 
 ROLLS: dict[str, RollHandler] = {
     "relief_day": _after_relief_day,
+    "sentry": _after_sentry,
     "sabotage_roll": _after_sabotage_roll,
     "sabotage_gate": _after_sabotage_gate,
     "ammo": _after_ammo,
@@ -1723,7 +2016,9 @@ def advance(s: GameState, given: GameInput) -> Transition:
             raise RulesError(f"expected a choice ({p.prompt}), got {type(given).__name__}")
         keys = [o.key for o in p.options]
         if given.key not in keys:
-            raise RulesError(f"{given.key!r} is not an option here; choose one of {', '.join(keys)}")
+            raise RulesError(
+                f"{given.key!r} is not an option here; choose one of {', '.join(keys)}"
+            )
         new = CHOICES[p.purpose](s, given.key, tx)
     else:
         if not isinstance(given, Rolled):
@@ -1734,7 +2029,7 @@ def advance(s: GameState, given: GameInput) -> Transition:
         tx.outcome = out
         tx.cues.add("dice")
         if p.purpose == "wounds":
-            new = _after_wounds(s, out, params, tx)
+            new = _after_wounds(s, check_from_params(params), given.dice, tx)
         else:
             new = ROLLS[p.purpose](s, out, tx)
     return Transition(new, tuple(tx.log), tx.outcome, frozenset(tx.cues))
@@ -1752,8 +2047,17 @@ def describe(s: GameState) -> tuple[str, ...]:
         for u in s.units:
             if u.side != side or not u.present or (u.kind == "tower" and not u.figures):
                 continue
-            flags = "".join(f for f, on in (("P", u.pinned), ("B", u.berserk), ("J", u.jammed),
-                                            ("X", u.broken), ("H", u.heroes > 0)) if on)
+            flags = "".join(
+                f
+                for f, on in (
+                    ("P", u.pinned),
+                    ("B", u.berserk),
+                    ("J", u.jammed),
+                    ("X", u.broken),
+                    ("H", u.heroes > 0),
+                )
+                if on
+            )
             wounded = f"({u.wounded}w)" if u.wounded else ""
             parts.append(f"{u.name} {u.figures}{wounded}{flags}")
         lines.append(f"{side}: " + ", ".join(parts))

@@ -10,7 +10,7 @@ unit of mixed tribes rolling 2 or 3 falls to in-fighting.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -151,7 +151,7 @@ class MoveSituation:
         return Outcome(moved, "inches", effects, lines, follow_up=follow)
 
     def odds(self) -> Odds:
-        def outcomes():  # type: ignore[no-untyped-def]
+        def outcomes() -> Iterator[tuple[Fraction, int, frozenset[str]]]:
             for roll, p in sorted_rolls(self.rolled):
                 moved, effects, _ = self._judge(roll, sum(roll[self.dropped :]), [])
                 yield p, moved, effects
@@ -320,7 +320,7 @@ def infighting_request() -> RollRequest:
 
 
 def _sum_odds(label: str, n: int, cap: int | None = None) -> Odds:
-    def outcomes():  # type: ignore[no-untyped-def]
+    def outcomes() -> Iterator[tuple[Fraction, int, frozenset[str]]]:
         for roll, p in sorted_rolls(n):
             total = sum(roll)
             if cap is not None:

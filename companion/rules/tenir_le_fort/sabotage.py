@@ -58,7 +58,10 @@ def sentry_request(p: Params) -> RollRequest:
 def _judge(p: Params, sentry: int, sneak: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
     s = sentry + sentry_modifier(p)
     k = sneak + sneak_modifier(p)
-    line = f"sentry {sentry}{sentry_modifier(p):+d} = {s}, sneakers {sneak}{sneak_modifier(p):+d} = {k}"
+    line = (
+        f"sentry {sentry}{sentry_modifier(p):+d} = {s}, "
+        f"sneakers {sneak}{sneak_modifier(p):+d} = {k}"
+    )
     tie = str(p["tie"])
     if s > k or (s == k and tie == "sentry"):
         return 1, frozenset({"spotted"}), (line, "spotted: the operation fails")
@@ -84,17 +87,32 @@ SENTRY_ROLL = Action(
     "either +2 after a previous infiltration; sneakers +1 outside the fort, +1 crossing the "
     "walls with grappling hooks. Higher sentry spots them.",
     params=(
-        Param("sentry_side", ParamKind.CHOICE, "whose sentry watches", "FFL",
-              choices=("FFL", "Arab")),
-        Param("phase", ParamKind.CHOICE, "the phase of the operation", "desert to wall",
-              choices=(*t.SABOTAGE_PHASES, "unit moving")),
+        Param(
+            "sentry_side", ParamKind.CHOICE, "whose sentry watches", "FFL", choices=("FFL", "Arab")
+        ),
+        Param(
+            "phase",
+            ParamKind.CHOICE,
+            "the phase of the operation",
+            "desert to wall",
+            choices=(*t.SABOTAGE_PHASES, "unit moving"),
+        ),
         Param("patrols", ParamKind.BOOL, "FFL increased patrols (+1 sentry)", False),
-        Param("previous_attempt", ParamKind.BOOL, "an infiltration was tried before (+2 sentry)",
-              False),
+        Param(
+            "previous_attempt",
+            ParamKind.BOOL,
+            "an infiltration was tried before (+2 sentry)",
+            False,
+        ),
         Param("outside_fort", ParamKind.BOOL, "the party sneaks outside the fort (+1)", False),
         Param("grappling_hooks", ParamKind.BOOL, "crossing the walls with hooks (+1)", False),
-        Param("tie", ParamKind.CHOICE, "option sentry_tie", "reroll",
-              choices=("reroll", "sentry", "sneakers")),
+        Param(
+            "tie",
+            ParamKind.CHOICE,
+            "option sentry_tie",
+            "reroll",
+            choices=("reroll", "sentry", "sneakers"),
+        ),
     ),
     request=sentry_request,
     resolve=_resolve,

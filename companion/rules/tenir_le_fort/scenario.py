@@ -19,29 +19,78 @@ RANKS: dict[str, tuple[str, ...]] = {
 LADDERS = ("ladder", "hook")
 
 OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("resolve_threshold", "Arab resolve is checked from 25 casualties (the chart's "
-               "25-39 row) or from 26 (the prose's 'more than 25')", "25", ("25", "26")),
-    RuleOption("command_points_roll", "command points are rolled once per attack (the rule's "
-               "heading and the carry-over) or every turn (one sentence of the rule)",
-               "per_attack", ("per_attack", "per_turn")),
-    RuleOption("max_heroes", "heroes active at once: one (the Heroes section) or two (the "
-               "command point list)", 1, (1, 2)),
-    RuleOption("artillery_wall_range", "inches within which the gun on the wall cannot fire: "
-               "12 (fire rules) or 6 (gun depression section)", 12, (12, 6)),
-    RuleOption("ammo_eleven", "the ammunition chart has no 11: read it as low (half) or as a "
-               "third", "half", ("half", "third")),
-    RuleOption("cc_result_from", "a close-combat loser's result is read from his die or from "
-               "his modified total (held to 1-6)", "die", ("die", "total")),
-    RuleOption("leader_cc_bonus", "a leader's close-combat bonus goes to every figure of his "
-               "unit or only to the one figure the leader fights as", "unit", ("unit", "figure")),
-    RuleOption("jam_clear_fires", "the clearing roll of a jammed Maxim also scores hits when it "
-               "clears", False, (False, True)),
-    RuleOption("pinned_recovery_moves", "a pinned unit that rolls a 5-6 to move also moves the "
-               "total", True, (True, False)),
-    RuleOption("sentry_tie", "a tie between sentry and sneakers is rolled again, or goes to "
-               "the sentry or to the sneakers", "reroll", ("reroll", "sentry", "sneakers")),
-    RuleOption("next_attack_roll", "days until the second attack: 1d6 halved rounded up, or "
-               "1d6", "half_d6", ("half_d6", "d6")),
+    RuleOption(
+        "resolve_threshold",
+        "Arab resolve is checked from 25 casualties (the chart's "
+        "25-39 row) or from 26 (the prose's 'more than 25')",
+        "25",
+        ("25", "26"),
+    ),
+    RuleOption(
+        "command_points_roll",
+        "command points are rolled once per attack (the rule's "
+        "heading and the carry-over) or every turn (one sentence of the rule)",
+        "per_attack",
+        ("per_attack", "per_turn"),
+    ),
+    RuleOption(
+        "max_heroes",
+        "heroes active at once: one (the Heroes section) or two (the command point list)",
+        1,
+        (1, 2),
+    ),
+    RuleOption(
+        "artillery_wall_range",
+        "inches within which the gun on the wall cannot fire: "
+        "12 (fire rules) or 6 (gun depression section)",
+        12,
+        (12, 6),
+    ),
+    RuleOption(
+        "ammo_eleven",
+        "the ammunition chart has no 11: read it as low (half) or as a third",
+        "half",
+        ("half", "third"),
+    ),
+    RuleOption(
+        "cc_result_from",
+        "a close-combat loser's result is read from his die or from "
+        "his modified total (held to 1-6)",
+        "die",
+        ("die", "total"),
+    ),
+    RuleOption(
+        "leader_cc_bonus",
+        "a leader's close-combat bonus goes to every figure of his "
+        "unit or only to the one figure the leader fights as",
+        "unit",
+        ("unit", "figure"),
+    ),
+    RuleOption(
+        "jam_clear_fires",
+        "the clearing roll of a jammed Maxim also scores hits when it clears",
+        False,
+        (False, True),
+    ),
+    RuleOption(
+        "pinned_recovery_moves",
+        "a pinned unit that rolls a 5-6 to move also moves the total",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "sentry_tie",
+        "a tie between sentry and sneakers is rolled again, or goes to "
+        "the sentry or to the sneakers",
+        "reroll",
+        ("reroll", "sentry", "sneakers"),
+    ),
+    RuleOption(
+        "next_attack_roll",
+        "days until the second attack: 1d6 halved rounded up, or 1d6",
+        "half_d6",
+        ("half_d6", "d6"),
+    ),
 )
 OPTION_NAMES = {o.name: o for o in OPTIONS}
 
@@ -51,6 +100,7 @@ SETUP_DEFAULTS: dict[str, ScenarioValue] = {
     "tower": True,
     "tower_donor": "",
     "ffl_mines": 0,
+    "sentries": True,
 }
 
 
@@ -121,8 +171,15 @@ def _unit(raw: object, index: int) -> Unit:
     if not isinstance(traits_raw, Mapping):
         raise _fail(f"{where} traits", "use a table of traits")
     traits = dict(traits_raw)
-    allowed_traits = {"rank", "reinforcement", "mixed_tribes", "ladder", "dynamite", "on_wall",
-                      "pistols"}
+    allowed_traits = {
+        "rank",
+        "reinforcement",
+        "mixed_tribes",
+        "ladder",
+        "dynamite",
+        "on_wall",
+        "pistols",
+    }
     for key, value in traits.items():
         tw = f"{where} traits.{key}"
         if key not in allowed_traits:
@@ -172,8 +229,10 @@ def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
         if chips.count(u.chip) > 1:
             raise _fail(f"unit {u.name!r} chip", f"chip {u.chip!r} is used by two units")
     for side in SIDES:
-        if not any(u.side == side and u.kind in ("foot", "mounted") and
-                   not u.traits.get("reinforcement") for u in units):
+        if not any(
+            u.side == side and u.kind in ("foot", "mounted") and not u.traits.get("reinforcement")
+            for u in units
+        ):
             raise _fail("units", f"the {side} side needs at least one foot or mounted unit")
     options_raw = raw.get("options", {})
     if not isinstance(options_raw, Mapping):
@@ -191,6 +250,7 @@ def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
     _int(setup["max_preparation_days"], "[setup] max_preparation_days", 0, 10)
     _bool(setup["tower"], "[setup] tower")
     _int(setup["ffl_mines"], "[setup] ffl_mines", 0, 10)
+    _bool(setup["sentries"], "[setup] sentries")
     donor = setup["tower_donor"]
     if not isinstance(donor, str):
         raise _fail("[setup] tower_donor", "use the name of an FFL foot unit")
@@ -199,5 +259,12 @@ def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
         if not match or match[0].side != "FFL" or match[0].kind != "foot":
             raise _fail("[setup] tower_donor", f"{donor!r} is not an FFL foot unit")
     notes = raw.get("notes", "")
-    return Scenario(SYSTEM, title, ("FFL", "Arab"), units, options, setup,
-                    notes if isinstance(notes, str) else "")
+    return Scenario(
+        SYSTEM,
+        title,
+        ("FFL", "Arab"),
+        units,
+        options,
+        setup,
+        notes if isinstance(notes, str) else "",
+    )

@@ -31,6 +31,7 @@ class Config:
     pinned_recovery_moves: bool
     sentry_tie: str
     next_attack_roll: str
+    sentries: bool = True
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class Melee:
     surrounded: bool = False
     ladder: bool = False  # a ladder assault: climbers one at a time, no limit of four
     current: tuple[int, int] = (-1, -1)
+    d_falls: tuple[bool, ...] = ()  # defenders who lost and fall back after their last combat
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,7 @@ class Act:
     used: tuple[str, ...] = ()  # leader-chit options already used
     action: str = ""
     target: str = ""
+    defender: str = ""  # the unit charged, kept while defensive fire swaps firer and target
     cover: str = ""
     within: bool = False  # pistol range
     firer: str = ""  # who fires (defensive fire, tower, Maxim on a leader chit)
@@ -116,6 +119,7 @@ class Act:
     after_fire: str = ""  # what follows a volley: "", "melee"
     fallbacks: tuple[str, ...] = ()  # units with figures to fall back
     sabotage_phase: int = 0
+    sabotage_side: str = ""
     sabotage_unit: str = ""
     sabotage_target: str = ""
 
@@ -177,6 +181,8 @@ class GameState:
     patrols: bool = False
     preparations: tuple[str, ...] = ()
     arab_infiltrations: int = 0
+    ffl_infiltrations: int = 0
+    alerted: bool = True  # the garrison is awake (sentries)
     tower_climb: tuple[str, int] = ("", 0)
     resolve_inside: bool = False
     resolve_oasis: bool = False

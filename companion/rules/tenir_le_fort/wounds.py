@@ -96,8 +96,9 @@ class WoundCheck:
         groups = [DiceGroup(DieKind.D6, self.hits, "wounds", meaning)] if self.hits else []
         if self.hero_hit:
             groups.append(DiceGroup(DieKind.D6, 1, "hero", "1 dead; a hero ignores wounds"))
-        return RollRequest(f"effect of {self.hits + self.hero_hit} hits on legionnaires",
-                           tuple(groups))
+        return RollRequest(
+            f"effect of {self.hits + self.hero_hit} hits on legionnaires", tuple(groups)
+        )
 
     def evaluate(
         self, dead: int, wounded: int, hero: str | None, *, explain: bool = True
@@ -115,14 +116,17 @@ class WoundCheck:
             effects.add("wounded")
         return frozenset(effects)
 
-    def resolve(self, dice: Sequence[int]) -> Outcome:
+    def tally(self, dice: Sequence[int]) -> WoundResult:
+        """What a roll of the requested dice does to the unit."""
         check_dice(self.request(), dice)
-        ordinary = dice[: self.hits]
-        hero = t.wound_result(dice[-1]) if self.hero_hit else None
-        results = [t.wound_result(d) for d in ordinary]
-        r = self.evaluate(results.count("dead"), results.count("wounded"),
-                          None if hero is None else ("dead" if hero == "dead" else
-                                                     "wounded" if hero == "wounded" else "none"))
+        results = [t.wound_result(d) for d in dice[: self.hits]]
+        hero: str | None = None
+        if self.hero_hit:
+            hero = {"dead": "dead", "wounded": "wounded"}.get(t.wound_result(dice[-1]), "none")
+        return self.evaluate(results.count("dead"), results.count("wounded"), hero)
+
+    def resolve(self, dice: Sequence[int]) -> Outcome:
+        r = self.tally(dice)
         lines = [f"{', '.join(map(str, dice))}:", *r.lines] if dice else ["no hits"]
         return Outcome(r.killed, "killed", self.effects_of(r), tuple(lines))
 
@@ -161,8 +165,9 @@ class WoundCheck:
 
 
 def check_from_params(p: Params) -> WoundCheck:
-    return WoundCheck(int(p["hits"]), int(p["figures"]), int(p["already_wounded"]),
-                      bool(p["hero_hit"]))
+    return WoundCheck(
+        int(p["hits"]), int(p["figures"]), int(p["already_wounded"]), bool(p["hero_hit"])
+    )
 
 
 WOUND_CHECK = Action(
@@ -173,10 +178,10 @@ WOUND_CHECK = Action(
     params=(
         Param("hits", ParamKind.INT, "hits on ordinary figures", 2, minimum=0, maximum=40),
         Param("figures", ParamKind.INT, "figures in the unit", 6, minimum=1, maximum=40),
-        Param("already_wounded", ParamKind.INT, "figures already wounded", 0, minimum=0,
-              maximum=40),
-        Param("hero_hit", ParamKind.BOOL, "the hero is one of the hits (rolls his own die)",
-              False),
+        Param(
+            "already_wounded", ParamKind.INT, "figures already wounded", 0, minimum=0, maximum=40
+        ),
+        Param("hero_hit", ParamKind.BOOL, "the hero is one of the hits (rolls his own die)", False),
     ),
     request=lambda p: check_from_params(p).request(),
     resolve=lambda p, dice: check_from_params(p).resolve(dice),

@@ -158,8 +158,17 @@ def test_commanding_officer_cannot_be_fired_on_nor_charge() -> None:
 
 def charge_the_captain(**options: Any) -> GameState:
     state = tribes_orders(begin(preset(**options)))
-    state, _ = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:Capt"),
-                    c("face:front"), c("end"), r(0), c("adv:none"))
+    state, _ = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:Capt"),
+        c("face:front"),
+        c("end"),
+        r(0),
+        c("adv:none"),
+    )
     return state
 
 
@@ -173,7 +182,7 @@ def test_captured_commander_ends_the_game() -> None:
 
 def test_commander_who_wins_his_pairing_fights_on() -> None:
     state = charge_the_captain()
-    state, log = play(state, r(1, 9))  # 11 against 108: threefold
+    state, _log = play(state, r(1, 9))  # 11 against 108: threefold
     assert state.fight is not None and state.fight.attacker_fighting == 3
     assert state.unit("R1").men == 3
 
@@ -195,8 +204,16 @@ def test_commander_factor_option() -> None:
 
 def charge_l1_frontally(**options: Any) -> GameState:
     state = tribes_orders(begin(preset(**options)))
-    state, log = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:L1"),
-                      c("face:front"), c("end"), r(0))
+    state, _log = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:L1"),
+        c("face:front"),
+        c("end"),
+        r(0),
+    )
     return state
 
 
@@ -236,8 +253,17 @@ def test_failure_markers_option_tests_again_at_once() -> None:
 
 def test_flank_attack_puts_the_attacker_advantage_first() -> None:
     state = tribes_orders(begin(preset()))
-    state, _ = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:MG"),
-                    c("face:rear"), c("end"), r(0), r(9, 9))  # MG fails its stress test
+    state, _ = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:MG"),
+        c("face:rear"),
+        c("end"),
+        r(0),
+        r(9, 9),
+    )  # MG fails its stress test
     assert keys(state)[0] == "adv:attacker"
 
 
@@ -245,8 +271,9 @@ def test_provoked_column_infantry_deploys_and_fires() -> None:
     raw = preset()
     raw["units"][5]["traits"]["formation"] = "column"  # T1
     state = tribes_orders(begin(raw))
-    state, _ = play(state, c("unit:T1"), c("end"), c("end"), r(5), c("unit:L1"),
-                    c("target:T1"), c("end"))
+    state, _ = play(
+        state, c("unit:T1"), c("end"), c("end"), r(5), c("unit:L1"), c("target:T1"), c("end")
+    )
     state, log = play(state, r(1, 0))  # T1: 10 is provoked against ML 70
     assert "T1 deploys into line to fire" in log
     assert state.unit("T1").formation == "line"
@@ -309,8 +336,9 @@ def test_hyper_space_rangers_vanish_land_then_wait() -> None:
 
 def test_whole_squad_rallies_beside_the_commander() -> None:
     state = tribes_orders(begin(preset(failure_markers="test_again")))
-    state, _ = play(state, c("end"), r(9), c("unit:MG"), c("target:T1"), r(0, 1),
-                    c("unit:L1"), c("target:T1"), c("end"))
+    state, _ = play(
+        state, c("end"), r(9), c("unit:MG"), c("target:T1"), r(0, 1), c("unit:L1"), c("target:T1")
+    )
     assert state.unit("T1").markers == 11
     state, log = play(state, r(9, 8))  # ML 35: even, two men off; and tests again
     assert state.unit("T1").test_due and state.unit("T1").men == 1
@@ -329,8 +357,18 @@ def test_whole_squad_rallies_beside_the_commander() -> None:
 
 def test_a_rally_too_small_cannot_rebuild_a_lost_squad() -> None:
     state = tribes_orders(begin(preset(failure_markers="test_again")))
-    state, _ = play(state, c("end"), r(9), c("unit:MG"), c("target:T1"), r(0, 1),
-                    c("unit:L1"), c("target:T1"), c("end"), r(9, 8), r(9, 8))
+    state, _ = play(
+        state,
+        c("end"),
+        r(9),
+        c("unit:MG"),
+        c("target:T1"),
+        r(0, 1),
+        c("unit:L1"),
+        c("target:T1"),
+        r(9, 8),
+        r(9, 8),
+    )
     state, log = play(state, r(1))  # 5 x 1 = 5: half a man
     state, log = play(state, r(0, 1))  # and he comes: 1 man, too few for T1
     assert "no squad can take them" in log
@@ -409,5 +447,82 @@ def test_example_scenario_loads_with_every_option_named() -> None:
     raw = tomllib.loads(text.read_text())
     scenario = RULES.load_scenario(raw)
     assert set(raw["options"]) == {o.name for o in RULES.options}
-    assert {u.kind for u in scenario.units} == {"commander", "infantry", "machine_gun",
-                                                "cannon", "cavalry"}
+    assert {u.kind for u in scenario.units} == {
+        "commander",
+        "infantry",
+        "machine_gun",
+        "cannon",
+        "cavalry",
+    }
+
+
+def charge_the_machine_gun(**options: Any) -> GameState:
+    state = tribes_orders(begin(preset(**options)))
+    state, log = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:MG"),
+        c("face:front"),
+        c("end"),
+        r(0),
+        r(5, 0),
+        c("adv:none"),
+    )
+    assert "R1 holds (ML 50)" in log
+    return state
+
+
+def test_threefold_routs_only_the_man_beaten_threefold() -> None:
+    state = charge_the_machine_gun()
+    state, log = play(state, r(9, 9, 9, 9, 9, 9, 9, 1))  # 99 v 63 three times, 99 v 7
+    assert (state.unit("MG").men, state.unit("MG").routed) == (3, 1)
+    assert 'MG withdraws 12" in good order' in log
+
+
+def test_threefold_unit_option_routs_the_whole_loser() -> None:
+    state = charge_the_machine_gun(threefold_rout="unit")
+    state, log = play(state, r(9, 9, 9, 9, 9, 9, 9, 1))
+    assert (state.unit("MG").men, state.unit("MG").routed) == (0, 4)
+    assert "MG beaten threefold: the whole unit routs" in log
+
+
+def test_run_of_the_mill_officer_fights_as_an_extra_man() -> None:
+    raw = preset()
+    raw["units"][1]["traits"]["leader_type"] = "ordinary"
+    state = tribes_orders(begin(raw))
+    state, log = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:L1"),
+        c("face:flank"),
+        c("end"),
+        r(0),
+        r(5, 0),
+        c("adv:attacker"),
+    )
+    assert "melee: R1 (4 fighting) v L1 (5 fighting), advantage: attacker" in log
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and "4 pairs, 13 against 6" in step.request.reason
+
+
+def test_column_fights_with_one_man_in_the_game() -> None:
+    raw = preset()
+    raw["units"][1]["traits"]["formation"] = "column"
+    state = tribes_orders(begin(raw))
+    state, log = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:L1"),
+        c("face:front"),
+        c("end"),
+        r(0),
+        r(5, 0),
+        c("adv:none"),
+    )
+    assert "melee: R1 (4 fighting) v L1 (1 fighting), advantage: none" in log

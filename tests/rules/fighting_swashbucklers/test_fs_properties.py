@@ -28,11 +28,19 @@ def test_each_reading_appears_once(zero: str) -> None:
 
 
 @given(st.integers(1, 4), st.integers(0, 40), st.booleans(), st.integers(0, 50), ZERO)
-def test_morale_odds_sum_to_one(men: int, markers: int, stress: bool, points: int,
-                                zero: str) -> None:
+def test_morale_odds_sum_to_one(
+    men: int, markers: int, stress: bool, points: int, zero: str
+) -> None:
     action = ACTIONS["morale-test"]
-    params = action.complete_params({"men": men, "markers": markers, "stress": stress,
-                                     "leader_points": points, "double_zero": zero})
+    params = action.complete_params(
+        {
+            "men": men,
+            "markers": markers,
+            "stress": stress,
+            "leader_points": points,
+            "double_zero": zero,
+        }
+    )
     odds = action.odds(params)
     assert sum(odds.headline.values()) == 1
     assert max(odds.headline) <= min(2, men)
@@ -107,8 +115,7 @@ def test_melee_round_odds_sum_to_one_and_are_bounded(pairs: int, a: str, d: str)
 def test_another_pair_never_lowers_the_chance_of_a_win(pairs: int, a: str, d: str) -> None:
     action = ACTIONS["melee-round"]
     few = action.odds(action.complete_params({"pairs": pairs, "attacker": a, "defender": d}))
-    more = action.odds(action.complete_params({"pairs": pairs + 1, "attacker": a,
-                                               "defender": d}))
+    more = action.odds(action.complete_params({"pairs": pairs + 1, "attacker": a, "defender": d}))
     assert more.at_least(1) >= few.at_least(1)
 
 
@@ -116,8 +123,9 @@ def test_another_pair_never_lowers_the_chance_of_a_win(pairs: int, a: str, d: st
 def test_a_bonus_never_lowers_the_attackers_chance(a: str, d: str) -> None:
     action = ACTIONS["melee-pair"]
     plain = action.odds(action.complete_params({"attacker": a, "defender": d}))
-    edge = action.odds(action.complete_params({"attacker": a, "defender": d,
-                                               "attacker_advantage": True}))
+    edge = action.odds(
+        action.complete_params({"attacker": a, "defender": d, "attacker_advantage": True})
+    )
     assert edge.headline.get(1, Fraction(0)) >= plain.headline.get(1, Fraction(0))
 
 
@@ -126,4 +134,36 @@ def test_rally_men_plus_fraction_match_the_points(cp: int, die: int) -> None:
     from companion.rules.fighting_swashbucklers import rally
 
     assert rally.rally_whole_men(cp, die) * 100 + rally.rally_fraction_percent(cp, die) == (
-        cp * die * 10)
+        cp * die * 10
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_every_action_agrees_with_brute_force(data: st.DataObject) -> None:
+    from companion.rules.core import ParamKind
+    from companion.rules.odds import enumerate_odds
+
+    action = data.draw(st.sampled_from(sorted(ACTIONS.values(), key=lambda a: a.name)))
+    given: dict[str, int | bool | str] = {}
+    for p in action.params:
+        if p.kind is ParamKind.BOOL:
+            given[p.name] = data.draw(st.booleans())
+        elif p.kind is ParamKind.CHOICE:
+            given[p.name] = data.draw(st.sampled_from(p.choices))
+        else:
+            low = p.minimum if p.minimum is not None else 0
+            high = p.maximum if p.maximum is not None else 20
+            if p.name == "pairs":
+                high = 2  # keep the brute force small
+            given[p.name] = data.draw(st.integers(low, high))
+    params = action.complete_params(given)
+    request = action.request(params)
+    odds = action.odds(params)
+    brute = enumerate_odds(request, lambda dice: action.resolve(params, dice))
+    assert {k: v for k, v in odds.headline.items() if v} == {
+        k: v for k, v in brute.headline.items() if v
+    }
+    assert {k: v for k, v in odds.effects.items() if v} == {
+        k: v for k, v in brute.effects.items() if v
+    }

@@ -49,7 +49,9 @@ def test_three_men_need_75_or_less() -> None:
     assert resolve("rifle-fire", [7, 5], men=3, firer="standing").headline == 2
     assert resolve("rifle-fire", [7, 6], men=3, firer="standing").headline == 0
     assert odds("rifle-fire", men=3, firer="standing").headline == {
-        0: Fraction(1, 4), 2: Fraction(3, 4)}
+        0: Fraction(1, 4),
+        2: Fraction(3, 4),
+    }
 
 
 def test_machine_gun_adds_four_to_its_riflemen() -> None:
@@ -147,7 +149,8 @@ def test_double_zero_in_the_second_action_roll(zero: str, granted: int) -> None:
 def test_double_zero_spares_a_martinet_at_60_percent() -> None:
     assert resolve("martinet-fate", [0, 0], won=False).effects == frozenset()
     assert resolve("martinet-fate", [0, 0], won=False, double_zero="0").effects == frozenset(
-        {"killed"})
+        {"killed"}
+    )
 
 
 def test_double_zero_fails_rough_terrain() -> None:

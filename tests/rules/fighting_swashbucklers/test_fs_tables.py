@@ -38,8 +38,9 @@ def test_other_melee_factors(fighter: str, factor: int) -> None:
 # ------------------------------------------------------------------ morale level
 
 
-@pytest.mark.parametrize(("men", "level", "stressed"), [(4, 100, 50), (3, 90, 45), (2, 80, 40),
-                                                        (1, 70, 35)])
+@pytest.mark.parametrize(
+    ("men", "level", "stressed"), [(4, 100, 50), (3, 90, 45), (2, 80, 40), (1, 70, 35)]
+)
 def test_morale_level_row(men: int, level: int, stressed: int) -> None:
     assert morale.morale_level(men, 0) == level
     assert morale.morale_level(men, 0, stress=True) == stressed
@@ -77,8 +78,10 @@ def test_morale_chart_row(roll: int, level: int, band: str, lost: int) -> None:
     assert (result.band, result.losses) == (band, lost)
 
 
-@pytest.mark.parametrize(("kind", "reaction"), [("infantry", "fire"), ("cavalry", "advance"),
-                                                ("machine_gun", "fire"), ("cannon", "fire")])
+@pytest.mark.parametrize(
+    ("kind", "reaction"),
+    [("infantry", "fire"), ("cavalry", "advance"), ("machine_gun", "fire"), ("cannon", "fire")],
+)
 def test_provoked_reaction_row(kind: str, reaction: str) -> None:
     assert morale.provoked_reaction(kind) == reaction
 
@@ -93,8 +96,18 @@ def test_fire_chance_row(men: int, chance: int) -> None:
 
 @pytest.mark.parametrize(
     ("die", "range_inches", "markers"),
-    [(9, 0, 9), (9, 9, 9), (9, 10, 8), (5, 34, 2), (3, 34, 0), (2, 34, 0), (0, 5, 0),
-     (9, 95, 0), (7, 70, 0), (8, 70, 1)],
+    [
+        (9, 0, 9),
+        (9, 9, 9),
+        (9, 10, 8),
+        (5, 34, 2),
+        (3, 34, 0),
+        (2, 34, 0),
+        (0, 5, 0),
+        (9, 95, 0),
+        (7, 70, 0),
+        (8, 70, 1),
+    ],
 )
 def test_cannon_row(die: int, range_inches: int, markers: int) -> None:
     assert fire.cannon_markers(die, range_inches) == markers
@@ -119,8 +132,14 @@ def test_command_point_band(roll: int, cp: int) -> None:
 
 @pytest.mark.parametrize(
     ("roll", "kind"),
-    [(1, "good"), (33, "good"), (34, "ordinary"), (66, "ordinary"), (67, "martinet"),
-     (100, "martinet")],
+    [
+        (1, "good"),
+        (33, "good"),
+        (34, "ordinary"),
+        (66, "ordinary"),
+        (67, "martinet"),
+        (100, "martinet"),
+    ],
 )
 def test_under_officer_band(roll: int, kind: str) -> None:
     assert command.under_officer_for(roll) == kind
@@ -131,8 +150,9 @@ def test_second_action_chance_row(cp: int, chance: int) -> None:
     assert command.second_action_chance(cp) == chance
 
 
-@pytest.mark.parametrize(("cp", "die", "units"), [(3, 3, 0), (3, 4, 1), (4, 5, 2), (5, 9, 4),
-                                                  (5, 0, 0), (4, 9, 3)])
+@pytest.mark.parametrize(
+    ("cp", "die", "units"), [(3, 3, 0), (3, 4, 1), (4, 5, 2), (5, 9, 4), (5, 0, 0), (4, 9, 3)]
+)
 def test_reaction_units_row(cp: int, die: int, units: int) -> None:
     assert command.reacting_units(cp, die) == units
 
@@ -159,8 +179,9 @@ def test_rally_row(cp: int, die: int, whole: int, fraction: int) -> None:
 # ------------------------------------------------------------------ movement
 
 
-@pytest.mark.parametrize(("kind", "inches"), [("infantry", 6), ("machine_gun", 6),
-                                              ("cannon", 6), ("cavalry", 10)])
+@pytest.mark.parametrize(
+    ("kind", "inches"), [("infantry", 6), ("machine_gun", 6), ("cannon", 6), ("cavalry", 10)]
+)
 def test_move_distance_row(kind: str, inches: int) -> None:
     assert tables.MOVE_INCHES[kind] == inches
 

@@ -344,3 +344,24 @@ def test_engineering_and_demolition_in_play() -> None:
     state, log = play(state, "done", "done", [5, 2], "unit:Sappers", "blow", [6])
     assert "Sappers blows the charges: 6 points, the small bridge is destroyed" in log
     assert state.demolished and state.charges_laid("Blue") == 0
+
+
+def test_move_near_the_enemy_and_follow_me_reroll() -> None:
+    state, log = play(new_game(), [5, 2], "unit:Rifles", "move", "yes", "yes", [2])
+    assert 'Rifles may move 4"' in log  # 6 + 2 - 4 broken ground
+    assert 'within 6" of the enemy: only towards the enemy or straight back' in log
+    assert isinstance(RULES.next_step(state), AwaitChoice)
+    state, log = play(state, "yes", [5])
+    assert "Follow Me!: Capt A has the d6 rerolled" in log
+    assert 'Rifles may move 7"' in log
+    assert state.force("Rifles").acted
+
+
+def test_guns_deploying_lose_four_inches() -> None:
+    raw = scenario_dict()
+    raw["units"].append({"name": "Gun", "side": "Blue", "kind": "artillery", "figures": 4,
+                         "weapons": ["artillery"]})
+    state = RULES.start(RULES.load_scenario(raw))
+    assert isinstance(state, GameState)
+    state, log = play(state, [5, 2], "unit:Gun", "move", "no", "yes", "no", [3])
+    assert 'Gun may move 5"' in log

@@ -1,0 +1,241 @@
+"""Scenario validation and the named readings (options) of unclear rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.scrubs_of_the_desert import tables
+from companion.rules.scrubs_of_the_desert.dice import DOUBLE_ZERO_READINGS
+from companion.rules.scrubs_of_the_desert.morale import ROUT_RULES
+
+SYSTEM = "scrubs_of_the_desert"
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "double_zero",
+        'How "00" on the percentile dice reads: zero (the dice convention: 0 is zero, so '
+        "00 always passes morale) or a hundred (00 always fails unless morale is 100+).",
+        "zero",
+        DOUBLE_ZERO_READINGS,
+    ),
+    RuleOption(
+        "rout_rule",
+        "What the 50% line for a failed morale test measures: the modified morale "
+        "(modified_morale) or the figures the unit has left (strength).",
+        "modified_morale",
+        ROUT_RULES,
+    ),
+    RuleOption(
+        "melee_modifiers_per_figure",
+        "Melee modifiers go on every figure's die (true) or once on the side's total "
+        "(false). The leader's +1 is always once.",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "counter_charge_bonus",
+        "When counter-charging cavalry gets +3: only against an attacker that failed its "
+        "test (failed_attacker) or in every counter-charge (always).",
+        "failed_attacker",
+        ("failed_attacker", "always"),
+    ),
+    RuleOption(
+        "activation_bonus_carries_over",
+        "The loser's +1 a lost toss carries into the next turn (true) or resets (false).",
+        True,
+        (True, False),
+    ),
+)
+
+UNIT_TRAITS: tuple[str, ...] = ("base_morale", "hidden", "limbered")
+SETUP_KEYS: tuple[str, ...] = (
+    "turn_limit",
+    "french_side",
+    "hidden_arabs",
+    "fort",
+    "figures_over_wall_to_win",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    double_zero: str = "zero"
+    rout_rule: str = "modified_morale"
+    melee_modifiers_per_figure: bool = True
+    counter_charge_bonus: str = "failed_attacker"
+    activation_bonus_carries_over: bool = True
+
+
+def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
+    known = {o.name: o for o in OPTIONS}
+    values: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
+    for key, value in raw.items():
+        if key not in known:
+            raise ScenarioError(
+                f"[options] {key!r} is not an option of {SYSTEM}; options are: " + ", ".join(known)
+            )
+        if value not in known[key].choices or type(value) is not type(known[key].default):
+            allowed = ", ".join(repr(c) for c in known[key].choices)
+            raise ScenarioError(f"[options] {key} = {value!r} is not allowed; use {allowed}")
+        values[key] = value
+    return Options(
+        str(values["double_zero"]),
+        str(values["rout_rule"]),
+        bool(values["melee_modifiers_per_figure"]),
+        str(values["counter_charge_bonus"]),
+        bool(values["activation_bonus_carries_over"]),
+    )
+
+
+@dataclass(frozen=True)
+class Setup:
+    turn_limit: int
+    french_side: str
+    hidden_arabs: bool
+    fort: bool
+    figures_over_wall_to_win: int
+
+
+def read_setup(raw: Mapping[str, ScenarioValue], sides: tuple[str, ...]) -> Setup:
+    for key in raw:
+        if key not in SETUP_KEYS:
+            raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(SETUP_KEYS)}")
+    limit = raw.get("turn_limit")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 50:
+        raise ScenarioError(f"[setup] turn_limit must be a whole number 1..50, got {limit!r}")
+    french = raw.get("french_side", sides[0])
+    if french not in sides or not isinstance(french, str):
+        raise ScenarioError(f"[setup] french_side {french!r} must be one of {', '.join(sides)}")
+    flags = {}
+    for key in ("hidden_arabs", "fort"):
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise ScenarioError(f"[setup] {key} must be true or false, got {value!r}")
+        flags[key] = value
+    goal = raw.get("figures_over_wall_to_win", 0)
+    if isinstance(goal, bool) or not isinstance(goal, int) or not 0 <= goal <= 99:
+        raise ScenarioError(f"[setup] figures_over_wall_to_win must be 0..99, got {goal!r}")
+    if goal and not flags["fort"]:
+        raise ScenarioError("[setup] figures_over_wall_to_win needs fort = true")
+    return Setup(limit, french, flags["hidden_arabs"], flags["fort"], goal)
+
+
+def _fail(unit: str, field: str, problem: str) -> ScenarioError:
+    return ScenarioError(f"unit {unit!r}, field {field!r}: {problem}")
+
+
+def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -> Unit:
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"units[{index}] must be a table, got {raw!r}")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ScenarioError(f"units[{index}]: 'name' must be a non-empty string, got {name!r}")
+    side = raw.get("side")
+    if not isinstance(side, str) or side not in sides:
+        raise _fail(name, "side", f"{side!r} is not a side; sides are {', '.join(sides)}")
+    nation = "french" if side == french else "arab"
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in tables.UNIT_KINDS:
+        raise _fail(name, "kind", f"{kind!r} is not allowed; use {', '.join(tables.UNIT_KINDS)}")
+    figures = raw.get("figures")
+    if isinstance(figures, bool) or not isinstance(figures, int) or not 1 <= figures <= 40:
+        raise _fail(name, "figures", f"{figures!r} is not allowed; use a whole number 1..40")
+    weapons_raw = raw.get("weapons")
+    if not isinstance(weapons_raw, list) or not weapons_raw:
+        raise _fail(name, "weapons", "must be a non-empty list of weapons")
+    weapons: list[str] = []
+    allowed = [row.weapon for row in tables.FIRE_TABLE if row.nation == nation]
+    for w in weapons_raw:
+        if not isinstance(w, str) or w not in allowed:
+            raise _fail(
+                name,
+                "weapons",
+                f"{w!r} is not allowed for the {nation} side; use {', '.join(allowed)}",
+            )
+        weapons.append(w)
+    support = [w for w in weapons if w in tables.SUPPORT_WEAPONS]
+    if kind == "gun" and len(support) != 1:
+        raise _fail(name, "weapons", "a gun unit has exactly one machine gun or cannon")
+    if kind != "gun" and support:
+        raise _fail(name, "weapons", "only kind = 'gun' may have a machine gun or cannon")
+    leader = raw.get("leader")
+    if leader is not None and (not isinstance(leader, str) or not leader.strip()):
+        raise _fail(name, "leader", f"{leader!r} must be a name")
+    traits = raw.get("traits")
+    if not isinstance(traits, dict):
+        raise _fail(
+            name,
+            "traits.base_morale",
+            "every unit needs [units.traits] base_morale (a percentage 0..100)",
+        )
+    for key in traits:
+        if key not in UNIT_TRAITS:
+            raise _fail(
+                name, f"traits.{key}", f"unknown trait; traits are {', '.join(UNIT_TRAITS)}"
+            )
+    morale = traits.get("base_morale")
+    if isinstance(morale, bool) or not isinstance(morale, int) or not 0 <= morale <= 100:
+        raise _fail(name, "traits.base_morale", f"{morale!r} must be a percentage 0..100")
+    for flag in ("hidden", "limbered"):
+        if flag in traits and not isinstance(traits[flag], bool):
+            raise _fail(name, f"traits.{flag}", f"{traits[flag]!r} must be true or false")
+    if traits.get("limbered") and kind != "gun":
+        raise _fail(name, "traits.limbered", "only guns limber")
+    return Unit(
+        name,
+        side,
+        kind,
+        figures,
+        tuple(weapons),
+        leader if isinstance(leader, str) else None,
+        None,
+        dict(traits),
+    )
+
+
+def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    if raw.get("system") != SYSTEM:
+        raise ScenarioError(f"system must be {SYSTEM!r}, got {raw.get('system')!r}")
+    title = raw.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise ScenarioError(f"title must be a non-empty string, got {title!r}")
+    sides_raw = raw.get("sides")
+    if (
+        not isinstance(sides_raw, list)
+        or len(sides_raw) != 2
+        or not all(isinstance(s, str) and s for s in sides_raw)
+        or sides_raw[0] == sides_raw[1]
+    ):
+        raise ScenarioError(f"sides must be a list of two different names, got {sides_raw!r}")
+    sides = (str(sides_raw[0]), str(sides_raw[1]))
+    setup_raw = raw.get("setup", {})
+    if not isinstance(setup_raw, dict):
+        raise ScenarioError("[setup] must be a table")
+    setup = read_setup(setup_raw, sides)
+    options_raw = raw.get("options", {})
+    if not isinstance(options_raw, dict):
+        raise ScenarioError("[options] must be a table")
+    read_options(options_raw)
+    units_raw = raw.get("units")
+    if not isinstance(units_raw, list) or not units_raw:
+        raise ScenarioError("units must be a non-empty list of [[units]] tables")
+    units = tuple(_unit(u, sides, setup.french_side, i) for i, u in enumerate(units_raw))
+    names = [u.name for u in units]
+    for n in names:
+        if names.count(n) > 1:
+            raise _fail(n, "name", "two units have this name; names must be unique")
+    for side in sides:
+        if not any(u.side == side for u in units):
+            raise ScenarioError(f"side {side!r} has no units")
+    notes = raw.get("notes", "")
+    return Scenario(
+        SYSTEM,
+        title,
+        sides,
+        units,
+        dict(options_raw),
+        dict(setup_raw),
+        notes if isinstance(notes, str) else "",
+    )

@@ -1,0 +1,148 @@
+"""Scenario validation: the fort layout in [setup], the units, options, set-up limit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fb_helpers import example_raw, raw_fort, unit
+
+from companion.rules.core import ScenarioError
+from companion.rules.fortboard import RULESET
+
+
+def test_example_scenario_loads() -> None:
+    scenario = RULESET.load_scenario(example_raw())
+    assert scenario.system == "fortboard"
+    assert scenario.sides == ("Besiegers", "Garrison")
+    assert scenario.setup["turn_limit"] == 8
+
+
+def test_example_obeys_the_setup_limit() -> None:
+    scenario = RULESET.load_scenario(example_raw())
+    foot = sum(u.figures for u in scenario.units if u.side == "Besiegers" and u.kind != "mounted")
+    defenders = sum(u.figures for u in scenario.units if u.side == "Garrison")
+    assert defenders * 4 <= foot * 3
+
+
+def test_defenders_may_be_exactly_three_quarters() -> None:
+    units = [
+        unit("Foot", "Red", "infantry", 8, "N wall foot"),
+        unit("Guard", "Blue", "infantry", 6, "Courtyard"),
+    ]
+    RULESET.load_scenario(raw_fort(units))
+
+
+def test_defenders_over_three_quarters_refused() -> None:
+    units = [
+        unit("Foot", "Red", "infantry", 8, "N wall foot"),
+        unit("Guard", "Blue", "infantry", 7, "Courtyard"),
+    ]
+    with pytest.raises(ScenarioError, match="3/4"):
+        RULESET.load_scenario(raw_fort(units))
+
+
+def test_attacker_horse_do_not_count_as_infantry() -> None:
+    units = [
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Horse", "Red", "mounted", 4, "Camp"),
+        unit("Guard", "Blue", "infantry", 4, "Courtyard"),
+    ]
+    with pytest.raises(ScenarioError, match="3/4"):
+        RULESET.load_scenario(raw_fort(units))
+
+
+def _places(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    places: list[dict[str, Any]] = raw["setup"]["places"]
+    return places
+
+
+def _place(raw: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(p for p in _places(raw) if p["name"] == name)
+
+
+Mutation = Callable[[dict[str, Any]], None]
+
+BAD: list[tuple[str, Mutation, str]] = [
+    ("unknown place kind", lambda r: _place(r, "Keep").update(kind="donjon"), "'kind'"),
+    (
+        "no gate",
+        lambda r: _place(r, "Gate").update(kind="barracks", adjacent=["Courtyard"]),
+        "exactly one gate",
+    ),
+    (
+        "two courtyards",
+        lambda r: _places(r).append({"name": "Yard", "kind": "courtyard"}),
+        "courtyard",
+    ),
+    ("unknown adjacent", lambda r: _place(r, "N wall")["adjacent"].append("Moat"), "Moat"),
+    (
+        "wall onto courtyard",
+        lambda r: _place(r, "N wall")["adjacent"].append("Courtyard"),
+        "only through a tower",
+    ),
+    ("tower cut off", lambda r: _place(r, "NE tower").update(adjacent=[]), "courtyard"),
+    ("station faces keep", lambda r: _place(r, "Cat").update(faces="Keep"), "'faces'"),
+    ("bad equipment", lambda r: _place(r, "Cat").update(equipment="trebuchet"), "equipment"),
+    ("assault tower at gate", lambda r: _place(r, "Siege").update(faces="Gate"), "assault tower"),
+    ("zero spaces", lambda r: _place(r, "N wall").update(spaces=0), "'spaces'"),
+    ("front not a wall", lambda r: r["setup"].update(front="Keep"), "'front'"),
+    (
+        "three guns",
+        lambda r: r["setup"].update(defender_artillery=["a", "b", "c"]),
+        "defender_artillery",
+    ),
+    ("weapon off a wall", lambda r: r["setup"]["wall_weapons"][0].update(wall="Keep"), "'wall'"),
+    ("weapon too wide", lambda r: r["setup"]["wall_weapons"][0].update(spaces=4), "'spaces'"),
+    ("no turn limit", lambda r: r["setup"].pop("turn_limit"), "turn_limit"),
+    ("unknown option", lambda r: r["options"].update(moat=True), "moat"),
+    ("bad option value", lambda r: r["options"].update(wall_to_hit="sometimes"), "wall_to_hit"),
+    ("wrong system", lambda r: r.update(system="tenir_le_fort"), "system"),
+    ("one side", lambda r: r.update(sides=["Red"]), "sides"),
+    ("unit kind", lambda r: r["units"][0].update(kind="elephant"), "Foot"),
+    ("unit side", lambda r: r["units"][0].update(side="Green"), "'side'"),
+    ("unit place unknown", lambda r: r["units"][0]["traits"].update(place="Moat"), "Moat"),
+    ("attacker inside", lambda r: r["units"][0]["traits"].update(place="Courtyard"), "inside"),
+    ("defender outside", lambda r: r["units"][1]["traits"].update(place="Camp"), "outside"),
+    ("no place", lambda r: r["units"][0].pop("traits"), "traits.place"),
+    ("figures zero", lambda r: r["units"][0].update(figures=0), "'figures'"),
+    ("wall over-full", lambda r: r["units"][1].update(figures=4), "holds 3"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "message"), [pytest.param(m, t, id=n) for n, m, t in BAD])
+def test_bad_scenario_is_named(mutate: Mutation, message: str) -> None:
+    raw = raw_fort(
+        [
+            unit("Foot", "Red", "infantry", 8, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
+        ]
+    )
+    mutate(raw)
+    with pytest.raises(ScenarioError, match=message):
+        RULESET.load_scenario(raw)
+
+
+def test_tower_holds_four_defenders() -> None:
+    units = [
+        unit("Foot", "Red", "infantry", 8, "N wall foot"),
+        unit("Guard", "Blue", "infantry", 5, "NE tower"),
+    ]
+    with pytest.raises(ScenarioError, match="holds 4"):
+        RULESET.load_scenario(raw_fort(units))
+
+
+def test_mounted_not_on_walls_and_only_mounted_in_stables() -> None:
+    base = [unit("Foot", "Red", "infantry", 8, "N wall foot")]
+    with pytest.raises(ScenarioError, match="mounted"):
+        RULESET.load_scenario(raw_fort([*base, unit("Horse", "Blue", "mounted", 1, "N wall")]))
+    with pytest.raises(ScenarioError, match="stables"):
+        RULESET.load_scenario(raw_fort([*base, unit("Guard", "Blue", "infantry", 1, "Stables")]))
+
+
+def test_options_default_and_documented() -> None:
+    scenario = RULESET.load_scenario(raw_fort())
+    for option in RULESET.options:
+        assert scenario.options[option.name] == option.default
+        assert option.default in option.choices

@@ -1,0 +1,276 @@
+"""Every screen the box draws, compared pixel by pixel with a reference PNG, and
+the layout rule that no text is clipped or drawn over anything else.
+
+The screens come from driving a box (buttons on mock pins) through a small
+fixed game (uifake), and are captured from luma's dummy device.
+
+Regenerate the references after an intended change of the screens with
+
+    COMPANION_REGEN_SCREENS=1 .venv/bin/pytest tests/ui/test_screens.py
+
+then look at them (tests/ui/reference/*.png; `python -m tests.ui.sheet` is not
+needed: any image viewer, they are 128x64) and commit them with the change.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+from uifake import MORALE, SCENARIO_TOML, use_fake_rules
+from uirig import Rig
+
+from companion.box import DeviceFault, TagSeen
+from companion.ports.display import SimDisplay
+from companion.ui import screens
+from companion.ui.screens import (
+    BODY,
+    DRAWABLE,
+    FOOTER,
+    HEIGHT,
+    KINDS,
+    TITLE,
+    WIDTH,
+    Screen,
+    bbox,
+    fit,
+    layout,
+    render,
+    wrap,
+)
+
+REFERENCE = Path(__file__).parent / "reference"
+REGENERATE = os.environ.get("COMPANION_REGEN_SCREENS") == "1"
+
+
+def drive(rig: Rig) -> dict[str, Screen]:
+    """Play the fixed game through the box and keep the screens worth a reference."""
+    shots: dict[str, Screen] = {}
+
+    def shot(name: str) -> None:
+        assert name not in shots
+        shots[name] = rig.screen
+
+    shot("idle")
+    rig.chip("Red 1")
+    shot("chip")
+    rig.press("select")
+    shot("action-menu")
+    rig.press("select")  # Fire
+    shot("roll-throw-1-of-2")
+    rig.dice(("d6", 6), ("d6", 5), ("d6", 1))
+    shot("reading")
+    rig.dice(("d6", 2), ("d6", 3))
+    shot("result")
+    rig.press("select")
+    shot("check-resolve")
+    rig.dice(("d6", 6), ("d6", 5))
+    shot("result-resolve-failed")
+    rig.press("select")
+    rig.chip("Red 1")
+    shot("warning-already-drawn")
+    rig.press("select")
+    rig.box.handle(TagSeen("04A1B2C3D4E5F6", None))
+    shot("error-unknown-chip")
+    rig.press("select")
+    rig.chip("Blue 1")
+    rig.press("select")
+    rig.press("down")
+    rig.press("down")
+    shot("action-menu-long-label")
+    rig.press("up")
+    rig.press("select")  # Hold: the bag is empty, the turn ends
+    shot("check-end-of-turn")
+    rig.press("select")
+    shot("roll-secret")
+    rig.dice(("d6", 4))
+    shot("secret-recorded")
+    rig.press("select", long=True)
+    shot("secret-revealed")
+    rig.press("select")
+    rig.press("select", long=True)
+    shot("box-menu")
+    rig.press("select")  # Pick chip
+    shot("pick-chip")
+    rig.press("select")  # Red 1, picked by hand
+    rig.press("select")
+    rig.press("down")
+    rig.press("select")  # Hold
+    rig.chip("Blue 1")
+    rig.press("select")
+    rig.press("down")
+    rig.press("select")  # Hold: end of turn 2
+    rig.press("select")
+    shot("check-morale-percentile")
+    rig.box.handle(DeviceFault("camera", "camera stopped delivering frames"))
+    shot("error-camera-lost")
+    rig.press("select")
+    shot("roll-camera-down")
+    rig.press("select", long=True)
+    rig.press("select")  # Enter dice
+    for _ in range(7):
+        rig.press("up")
+    shot("entry")
+    rig.press("select")
+    for _ in range(3):
+        rig.press("up")
+    shot("entry-last-die")
+    rig.press("select")
+    shot("result-percentile")
+    rig.press("select")
+    shot("summary")
+    rig.press("select", long=True)
+    for _ in range([label for _, label in rig.box.ui.menu].index("Game status")):
+        rig.press("down")
+    rig.press("select")
+    shot("status")
+    return shots
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        use_fake_rules(monkeypatch)
+        rig = Rig(tmp_path_factory.mktemp("screens"), SCENARIO_TOML)
+        found = drive(rig)
+        rig.close()
+    finally:
+        monkeypatch.undo()
+    found["long-text"] = Screen(
+        "result", "A title far too long for the title bar of the box",
+        big="12345 casualties and more",
+        lines=("Averyveryverylongwordwithoutanyspacesatall and then some more words "
+               "than three lines can hold, to be cut with an ellipsis",),
+        footer="Next: a footer that is too long to fit as well",
+    )
+    out: dict[str, Image.Image] = {}
+    for name, screen in found.items():
+        display = SimDisplay()  # luma's dummy device: the frame as the OLED gets it
+        display.show(render(screen), screen.kind)
+        out[name] = display.last.convert("1")
+    return out
+
+
+NAMES = (
+    "idle", "chip", "action-menu", "roll-throw-1-of-2", "reading", "result", "check-resolve",
+    "result-resolve-failed", "warning-already-drawn", "error-unknown-chip",
+    "action-menu-long-label", "check-end-of-turn", "roll-secret", "secret-recorded",
+    "secret-revealed", "box-menu", "pick-chip", "check-morale-percentile", "error-camera-lost",
+    "roll-camera-down", "entry", "entry-last-die", "result-percentile", "summary", "status",
+    "long-text",
+)
+
+
+def test_the_script_shows_every_kind_of_screen(shots: dict[str, Image.Image]) -> None:
+    assert set(shots) == set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_screen_matches_reference(name: str, shots: dict[str, Image.Image],
+                                  tmp_path: Path) -> None:
+    actual = shots[name]
+    path = REFERENCE / f"{name}.png"
+    if REGENERATE:
+        REFERENCE.mkdir(parents=True, exist_ok=True)
+        actual.save(path)
+        screens.enlarge(actual).save(tmp_path / f"{name}-x4.png")
+        return
+    assert path.exists(), (f"no reference {path}; make it with COMPANION_REGEN_SCREENS=1 "
+                           "and look at it before committing")
+    expected = Image.open(path).convert("1")
+    assert expected.size == actual.size == (WIDTH, HEIGHT)
+    diff = ImageChops.logical_xor(expected, actual)
+    differing = diff.convert("L").histogram()[255]
+    if differing:
+        actual.save(tmp_path / f"{name}-actual.png")
+        diff.save(tmp_path / f"{name}-diff.png")
+        screens.enlarge(actual).save(tmp_path / f"{name}-actual-x4.png")
+        pytest.fail(f"{name}: {differing} pixels differ from {path}; see "
+                    f"{tmp_path / f'{name}-actual.png'} and {tmp_path / f'{name}-diff.png'} "
+                    "(regenerate with COMPANION_REGEN_SCREENS=1 if the change is intended)")
+
+
+def test_secret_result_is_not_on_the_secret_screens(shots: dict[str, Image.Image]) -> None:
+    # Die 4 gave day 3; neither number may show before the reveal.
+    for name in ("roll-secret", "secret-recorded"):
+        assert shots[name] != shots["secret-revealed"]
+
+
+# ------------------------------------------------------------- layout rule
+
+TEXT = st.text(alphabet=st.sampled_from(DRAWABLE + "—’×\u2033\u2192\u00bd\u4e2d"), max_size=120)
+
+
+def check_layout(screen: Screen) -> None:
+    """Every text inside its slot, slots inside their region and the frame, and
+    no two slots overlapping; so nothing is clipped or drawn over anything."""
+    plan = layout(screen)
+    slots = []
+    for text in plan.texts:
+        left, top, right, bottom = text.slot
+        assert 0 <= left < right <= WIDTH and 0 <= top < bottom <= HEIGHT, text
+        if text.text:
+            ink = bbox(text.text, text.size, text.x, text.y)
+            assert left <= ink[0] and ink[2] <= right, (text, ink)
+            assert top <= ink[1] and ink[3] <= bottom, (text, ink)
+        in_title = TITLE[0] <= top and bottom <= TITLE[1]
+        in_body = BODY[0] <= top and bottom <= (BODY[1] if screen.footer else HEIGHT - 1)
+        in_footer = FOOTER[0] <= top and bottom <= FOOTER[1]
+        assert in_title or in_body or in_footer, text
+        slots.append(text.slot)
+    for i, a in enumerate(slots):
+        for b in slots[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    kind=st.sampled_from(KINDS), title=TEXT, big=TEXT, lines=st.lists(TEXT, max_size=5),
+    items=st.lists(TEXT, max_size=12), cursor=st.integers(0, 15), footer=TEXT,
+    scroll=st.integers(0, 5),
+)
+def test_nothing_is_clipped_or_overlaps(kind: str, title: str, big: str, lines: list[str],
+                                        items: list[str], cursor: int, footer: str,
+                                        scroll: int) -> None:
+    if kind == "entry":
+        items = [item[:2] for item in items]
+    screen = Screen(kind, title, big, tuple(lines), tuple(items), cursor, footer, scroll)
+    check_layout(screen)
+    render(screen)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=TEXT, size=st.sampled_from((10, 11, 14, 18)), width=st.integers(8, 124),
+       rows=st.integers(1, 4))
+def test_fit_and_wrap_fit(text: str, size: int, width: int, rows: int) -> None:
+    short = fit(text, size, width)
+    assert not short or bbox(short, size)[2] <= width
+    lines = wrap(text, size, width, rows)
+    assert len(lines) <= rows
+    for line in lines:
+        assert bbox(line, size)[2] <= width and bbox(line, size)[0] >= 0
+
+
+def test_wrap_keeps_every_word_that_fits() -> None:
+    text = "Who goes first: each side rolls a d6, high goes first"
+    lines = wrap(text, 10, 124, 5)
+    assert " ".join(lines) == text
+    assert wrap(text, 10, 124, 2)[-1].endswith("…")
+
+
+def test_frames_are_one_bit_128_by_64(shots: dict[str, Image.Image]) -> None:
+    for image in shots.values():
+        assert image.mode == "1" and image.size == (WIDTH, HEIGHT)
+
+
+def test_entry_keeps_the_current_die_in_view() -> None:
+    many = tuple(str(i % 6 + 1) for i in range(14))
+    for cursor in range(14):
+        plan = layout(Screen("entry", "Enter", items=many, cursor=cursor))
+        assert [t for t in plan.texts if t.inverted and t.text == many[cursor]]
+    assert MORALE.kinds  # the percentile entry is in the references

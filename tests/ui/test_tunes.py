@@ -1,0 +1,71 @@
+"""Tunes as the buzzer's mock PWM pin saw them."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.tones import Tone
+
+from companion.ports.pins import mock_factory
+from companion.ports.sounder import Sounder, make_buzzer
+from companion.ui.tunes import PRIORITY, TUNES, pick_tune, tunes_for
+
+PIN = 18
+NAMED = ("chip", "dice", "pin", "jam", "berserk", "death", "resolve_failed", "error")
+
+
+def played(name: str, mute: bool = False) -> list[float]:
+    """Frequencies the pin was driven at (duty > 0), in order, for one tune."""
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(PIN, factory), mute=mute, sleep=lambda s: None,
+                      background=False)
+    pin = factory.pin(PIN)
+    pin.clear_states()
+    sounder.play(name, TUNES[name])
+    events = list(pin.pwm_events)
+    sounder.close()
+    out: list[float] = []
+    sounding, last = False, None
+    for e in events:  # a new note: sound starts, or its frequency changes while sounding
+        on = bool(e.duty > 0 and e.frequency)
+        if on and (not sounding or e.frequency != last):
+            out.append(e.frequency)
+        sounding, last = on, (e.frequency if on else None)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(TUNES))
+def test_tune_plays_its_notes(name: str) -> None:
+    # Adjacent equal notes are one entry; notes separated by a rest stay separate.
+    assert [round(f) for f in played(name)] == [round(f) for f in _merge_adjacent(TUNES[name])]
+    assert sum(seconds for _, seconds in TUNES[name]) <= 1.0  # never delays the next draw
+
+
+def _merge_adjacent(notes: tuple[tuple[str | None, float], ...]) -> list[float]:
+    out: list[float] = []
+    previous: str | None = None
+    for note, _ in notes:
+        if note is not None and note != previous:
+            out.append(Tone(note).frequency)
+        previous = note
+    return out
+
+
+def test_the_issue_tunes_exist_and_differ() -> None:
+    for name in NAMED:
+        assert name in TUNES
+    heard = {name: tuple(round(f) for f in played(name)) for name in TUNES}
+    assert len(set(heard.values())) == len(heard), heard
+    assert len({TUNES[n] for n in TUNES}) == len(TUNES)
+
+
+def test_mute_drives_no_pwm() -> None:
+    for name in NAMED:
+        assert played(name, mute=True) == []
+
+
+def test_effect_names_map_to_tunes() -> None:
+    assert pick_tune(tunes_for({"dice", "pinned"})) == "pin"
+    assert pick_tune(tunes_for({"dice", "jammed", "killed"})) == "death"
+    assert pick_tune(tunes_for({"routed"})) == "resolve_failed"
+    assert pick_tune(tunes_for({"hit_cancelled"})) is None
+    assert set(PRIORITY) == set(TUNES)
