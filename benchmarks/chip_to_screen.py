@@ -47,8 +47,11 @@ def main() -> None:
     games = 0
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(Path(tmp) / "journal.sqlite3")
-        box = Box(GameSession.new(journal, text), show=lambda s: display.show(render(s)),
-                  play=lambda name: None)
+        box = Box(
+            GameSession.new(journal, text),
+            show=lambda s: display.show(render(s)),
+            play=lambda name: None,
+        )
         table = SimTable(box, rng)
         box.start()
         while len(timings) < args.draws:
@@ -60,8 +63,11 @@ def main() -> None:
                     games += 1
                     journal.close()
                     journal = Journal(Path(tmp) / f"journal-{games}.sqlite3")
-                    box = Box(GameSession.new(journal, text),
-                              show=lambda s: display.show(render(s)), play=lambda name: None)
+                    box = Box(
+                        GameSession.new(journal, text),
+                        show=lambda s: display.show(render(s)),
+                        play=lambda name: None,
+                    )
                     table = SimTable(box, rng)
                     box.start()
                 else:
@@ -82,9 +88,11 @@ def main() -> None:
         journal.close()
     timings.sort()
     print(f"chip read -> new screen, sim mode, {len(timings)} draws ({args.system})")
-    print(f"  median {statistics.median(timings):.1f} ms, "
-          f"p95 {timings[int(len(timings) * 0.95)]:.1f} ms, max {timings[-1]:.1f} ms "
-          "(target: median under 50 ms)")
+    print(
+        f"  median {statistics.median(timings):.1f} ms, "
+        f"p95 {timings[int(len(timings) * 0.95)]:.1f} ms, max {timings[-1]:.1f} ms "
+        "(target: median under 50 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -208,7 +208,7 @@ def odds_line(odds: Odds | None) -> str:
 
 def faces(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int]) -> str:
     """Dice as read on their faces: a percentile tens die 3 reads '30'."""
-    return "  ".join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
+    return ", ".join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
 
 
 def pretty(name: str) -> str:
@@ -754,7 +754,7 @@ class Box:
             labels = ", ".join(g.label for g in groups)
             title = f"Throw {at + 1} of {len(plan)}: {labels}"
             if done:
-                read = "hidden" if request.secret else "  ".join(map(str, self.ui.partial))
+                read = "hidden" if request.secret else ", ".join(map(str, self.ui.partial))
                 return Screen("reading", title, big=f"Roll {dice_text(groups)}",
                               lines=(f"Read so far: {read}", *lines), footer=footer)
             return Screen("check" if check else "roll", title, big=f"Roll {dice_text(groups)}",

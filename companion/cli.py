@@ -40,14 +40,18 @@ def _rules_list(args: argparse.Namespace) -> int:
 
     systems: list[dict[str, Any]] = []
     for ruleset in all_rulesets():
-        systems.append({
-            "name": ruleset.name,
-            "title": ruleset.title,
-            "dice": [k.value for k in ruleset.dice],
-            "actions": [{"name": a.name, "title": a.title} for a in ruleset.actions.values()],
-            "options": [{"name": o.name, "default": o.default, "choices": list(o.choices)}
-                        for o in ruleset.options],
-        })
+        systems.append(
+            {
+                "name": ruleset.name,
+                "title": ruleset.title,
+                "dice": [k.value for k in ruleset.dice],
+                "actions": [{"name": a.name, "title": a.title} for a in ruleset.actions.values()],
+                "options": [
+                    {"name": o.name, "default": o.default, "choices": list(o.choices)}
+                    for o in ruleset.options
+                ],
+            }
+        )
     if args.json:
         print_json(systems)
         return 0
@@ -73,8 +77,11 @@ def _action(system: str, name: str) -> Any:
 
 def _param_dict(param: Any) -> dict[str, Any]:
     return {
-        "name": param.name, "kind": param.kind.value, "help": param.help,
-        "default": param.default, "allowed": param.allowed(),
+        "name": param.name,
+        "kind": param.kind.value,
+        "help": param.help,
+        "default": param.default,
+        "allowed": param.allowed(),
         **({"choices": list(param.choices)} if param.choices else {}),
     }
 
@@ -82,7 +89,9 @@ def _param_dict(param: Any) -> dict[str, Any]:
 def _rules_show(args: argparse.Namespace) -> int:
     action = _action(args.system, args.action)
     data = {
-        "name": action.name, "title": action.title, "help": action.help,
+        "name": action.name,
+        "title": action.title,
+        "help": action.help,
         "params": [_param_dict(p) for p in action.params],
         "examples": [dict(e) for e in action.examples],
     }
@@ -130,9 +139,18 @@ def _odds(args: argparse.Namespace) -> int:
 
 def _request_dict(request: Any) -> dict[str, Any]:
     return {
-        "reason": request.reason, "secret": request.secret, "summary": request.summary(),
-        "groups": [{"kind": g.kind.value, "count": g.count, "label": g.label,
-                    "faces_meaning": g.faces_meaning} for g in request.groups],
+        "reason": request.reason,
+        "secret": request.secret,
+        "summary": request.summary(),
+        "groups": [
+            {
+                "kind": g.kind.value,
+                "count": g.count,
+                "label": g.label,
+                "faces_meaning": g.faces_meaning,
+            }
+            for g in request.groups
+        ],
     }
 
 
@@ -142,8 +160,9 @@ def _parse_dice(text: str) -> list[int]:
     try:
         return [int(part) for part in text.replace(" ", "").split(",") if part]
     except ValueError:
-        raise RulesError(f"--dice {text!r}: write the dice as numbers separated by commas, "
-                         "e.g. --dice 6,5,1") from None
+        raise RulesError(
+            f"--dice {text!r}: write the dice as numbers separated by commas, e.g. --dice 6,5,1"
+        ) from None
 
 
 def _resolve(args: argparse.Namespace) -> int:
@@ -152,9 +171,12 @@ def _resolve(args: argparse.Namespace) -> int:
     request = action.request(params)
     outcome = action.resolve(params, _parse_dice(args.dice))
     data = {
-        "request": _request_dict(request), "headline": outcome.headline,
-        "headline_label": outcome.headline_label, "effects": sorted(outcome.effects),
-        "details": list(outcome.details), "changes": list(outcome.changes),
+        "request": _request_dict(request),
+        "headline": outcome.headline,
+        "headline_label": outcome.headline_label,
+        "effects": sorted(outcome.effects),
+        "details": list(outcome.details),
+        "changes": list(outcome.changes),
         "follow_up": _request_dict(outcome.follow_up) if outcome.follow_up else None,
     }
     if args.json:
@@ -226,8 +248,14 @@ def _status(args: argparse.Namespace) -> int:
     journal.close()
     lines = session.describe()
     if args.json:
-        print_json({"system": session.record.system, "events": session.record.events,
-                    "state": list(lines), "fingerprint": session.record.fingerprint()})
+        print_json(
+            {
+                "system": session.record.system,
+                "events": session.record.events,
+                "state": list(lines),
+                "fingerprint": session.record.fingerprint(),
+            }
+        )
     else:
         print(f"{session.ruleset.title}: {session.record.scenario.title}")
         print("\n".join(lines))
@@ -246,8 +274,10 @@ def _journal_check(args: argparse.Namespace) -> int:
     entries = journal.entries()
     record = replay(e.event for e in entries)
     journal.close()
-    print(f"{path}: {len(entries)} events, all readable; the game replays "
-          f"({record.system}, fingerprint {record.fingerprint()[:12]})")
+    print(
+        f"{path}: {len(entries)} events, all readable; the game replays "
+        f"({record.system}, fingerprint {record.fingerprint()[:12]})"
+    )
     return 0
 
 
@@ -261,8 +291,10 @@ def _journal_salvage(args: argparse.Namespace) -> int:
     backup, kept, left_out = salvage(path)
     print(f"kept {kept} events in {path}; the damaged file is kept at {backup}")
     if left_out:
-        print(f"{left_out} later events were found after a gap and cannot be replayed; "
-              "they remain readable in the damaged file")
+        print(
+            f"{left_out} later events were found after a gap and cannot be replayed; "
+            "they remain readable in the damaged file"
+        )
     return 0
 
 
@@ -304,8 +336,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Referee box for historical miniatures wargames."
     )
-    parser.add_argument("--log-level", default="warning",
-                        choices=("debug", "info", "warning", "error"))
+    parser.add_argument(
+        "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
@@ -314,8 +347,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         return p
 
     def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--config", metavar="FILE",
-                       help="config file (default: $COMPANION_CONFIG or /etc/companion/companion.toml)")
+        p.add_argument(
+            "--config",
+            metavar="FILE",
+            help="config file (default: $COMPANION_CONFIG or /etc/companion/companion.toml)",
+        )
         p.add_argument("--hw", choices=("sim", "pi"), help="hardware backend (or $COMPANION_HW)")
         return p
 
@@ -323,9 +359,15 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     p.add_argument("--system", default="tenir_le_fort", help="rule system (default tenir_le_fort)")
     p.add_argument("--frames", metavar="DIR", type=Path, help="keep every OLED frame as PNG here")
     p.add_argument("--seed", type=int, default=1, help="seed for the simulated dice and choices")
-    p.add_argument("--show-frames", action="store_true", help="draw each OLED frame in the terminal")
-    p.add_argument("--camera-fails-after", type=int, metavar="N",
-                   help="unplug the simulated camera after N rolls (manual entry takes over)")
+    p.add_argument(
+        "--show-frames", action="store_true", help="draw each OLED frame in the terminal"
+    )
+    p.add_argument(
+        "--camera-fails-after",
+        type=int,
+        metavar="N",
+        help="unplug the simulated camera after N rolls (manual entry takes over)",
+    )
     p.add_argument("--max-inputs", type=int, default=2000, help="stop after this many inputs")
 
     p = with_config(command("new", _new, "start a new game"))
@@ -334,15 +376,27 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="archive a game already in the journal")
 
     p = with_config(command("run", _run, "run the box (resumes the game in the journal)"))
-    p.add_argument("--keyboard", action="store_true",
-                   help="sim: drive the buttons from the keyboard (w/s, enter, backspace, M menu)")
-    p.add_argument("--script", metavar="FILE", type=Path,
-                   help="sim: read inputs from a file (press/long/chip/dice/image/fail lines)")
-    p.add_argument("--autoplay", type=int, metavar="SEED",
-                   help="sim: play random legal inputs (for soak and crash tests)")
+    p.add_argument(
+        "--keyboard",
+        action="store_true",
+        help="sim: drive the buttons from the keyboard (w/s, enter, backspace, M menu)",
+    )
+    p.add_argument(
+        "--script",
+        metavar="FILE",
+        type=Path,
+        help="sim: read inputs from a file (press/long/chip/dice/image/fail lines)",
+    )
+    p.add_argument(
+        "--autoplay",
+        type=int,
+        metavar="SEED",
+        help="sim: play random legal inputs (for soak and crash tests)",
+    )
     p.add_argument("--max-inputs", type=int, default=0, help="stop after this many inputs")
-    p.add_argument("--ack", action="store_true",
-                   help="print 'ack N' once event N is durable (for crash tests)")
+    p.add_argument(
+        "--ack", action="store_true", help="print 'ack N' once event N is durable (for crash tests)"
+    )
 
     p = with_config(command("status", _status, "show the game in the journal"))
     p.add_argument("--json", action="store_true")

@@ -81,7 +81,10 @@ SCHEMA: dict[str, dict[str, _Spec]] = {
     "chips": {
         "reader": ("sim", ("sim", "usb-hid", "rc522", "pn532-spi", "pn532-i2c", "aruco")),
         "device": ("", str),  # usb-hid: /dev/input/by-id/... (empty: first HID reader found)
-        "hid_decimal_order": ("little", ("little", "big")),  # how decimal-typing readers order UID bytes
+        "hid_decimal_order": (
+            "little",
+            ("little", "big"),
+        ),  # how decimal-typing readers order UID bytes
         "spi_bus": (0, (0, 1)),
         "spi_device": (0, (0, 1)),  # chip select: CE0 for the RC522
         "rst_pin": (25, (2, 27)),
@@ -127,7 +130,9 @@ def _check(where: str, key: str, value: Any, spec: _Spec) -> Any:
     name = f"{where}: [{key.split('.')[0]}] {key.split('.')[1]}"
     if isinstance(allowed, tuple) and all(isinstance(a, str) for a in allowed):
         if value not in allowed:
-            raise ConfigError(f"{name} = {value!r} is not allowed; use one of: {', '.join(allowed)}")
+            raise ConfigError(
+                f"{name} = {value!r} is not allowed; use one of: {', '.join(allowed)}"
+            )
         return value
     if isinstance(allowed, tuple):
         low, high = allowed

@@ -44,11 +44,13 @@ class CameraStats:
 class SimCameraTray:
     """Composes real die photos into tray frames and reads them like the box does."""
 
-    def __init__(self, stats: CameraStats, fails_after: int | None) -> None:
+    def __init__(
+        self, stats: CameraStats, fails_after: int | None, kinds: tuple[str, ...]
+    ) -> None:
         from companion.vision import SettleDetector
         from companion.vision_bridge import make_reader
 
-        self.reader = make_reader()
+        self.reader = make_reader(kinds=kinds)
         self.settle_class = SettleDetector
         self.stats = stats
         self.fails_after = fails_after
@@ -94,7 +96,7 @@ def describe_step(step: Step) -> str:
     if isinstance(step, AwaitChip):
         return f"[bag] {step.prompt} ({len(step.in_bag)} chips in the bag)"
     if isinstance(step, AwaitChoice):
-        about = f"{step.about}: " if step.about else ""
+        about = f"{step.about}: " if step.about and not step.prompt.startswith(step.about) else ""
         return f"[choose] {about}{step.prompt}"
     if isinstance(step, AwaitRoll):
         request = step.request
@@ -124,8 +126,9 @@ def demo(args: argparse.Namespace) -> int:
 
     factory = mock_factory()
     display = SimDisplay(args.frames, print if args.show_frames else None)
-    sounder = Sounder(make_buzzer(DEFAULTS["sounder"]["pin"], factory),
-                      sleep=lambda s: None, background=False)
+    sounder = Sounder(
+        make_buzzer(DEFAULTS["sounder"]["pin"], factory), sleep=lambda s: None, background=False
+    )
     tunes: Counter[str] = Counter()
 
     def play(name: str) -> None:
@@ -134,8 +137,12 @@ def demo(args: argparse.Namespace) -> int:
 
     box = Box(session, show=lambda s: display.show(render(s), s.kind), play=play, say=print)
     clock = FakeClock()
-    controls = Controls(DEFAULTS["controls"], factory,
-                        lambda p: box.post(ButtonPressed(p.button, p.long)), clock=clock)
+    controls = Controls(
+        DEFAULTS["controls"],
+        factory,
+        lambda p: box.post(ButtonPressed(p.button, p.long)),
+        clock=clock,
+    )
     presser = SimPresser(controls, factory, clock)
 
     registry = ChipRegistry()
@@ -159,7 +166,9 @@ def demo(args: argparse.Namespace) -> int:
         box.pump()
 
     stats = CameraStats()
-    camera = SimCameraTray(stats, args.camera_fails_after)
+    camera = SimCameraTray(
+        stats, args.camera_fails_after, tuple(kind.value for kind in ruleset.dice)
+    )
     table = SimTable(box, rng, fingers=Fingers(press), draw_chip=draw_chip, throw=camera.throw)
 
     print(f"=== {ruleset.title}: {scenario.title} (simulated box, seed {args.seed}) ===")
@@ -178,10 +187,17 @@ def demo(args: argparse.Namespace) -> int:
             from companion.box import DeviceFault
 
             box.handle(DeviceFault("camera", "simulated camera unplugged"))
-        if not table.camera_ok and isinstance(step, AwaitRoll) and box.ui.mode == "normal" \
-                and box.ui.message is None and box.ui.result is None:
+        if (
+            not table.camera_ok
+            and isinstance(step, AwaitRoll)
+            and box.ui.mode == "normal"
+            and box.ui.message is None
+            and box.ui.result is None
+        ):
             stats.manual += 1
-        table.act()
+        did = table.act()
+        if did.startswith("choose "):
+            print(f"  > {did.removeprefix('choose ')}")
         inputs += 1
     reader.close()
     elapsed = time.perf_counter() - started
@@ -194,19 +210,22 @@ def demo(args: argparse.Namespace) -> int:
             print(f"  {line}")
     else:
         print(f"stopped after {inputs} inputs without reaching the end")
-    for line in session.describe():
-        print(f"  {line}")
+        for line in session.describe():
+            print(f"  {line}")
     median = sorted(stats.millis)[len(stats.millis) // 2] if stats.millis else 0.0
     print(f"Journal: {session.record.events} events in {journal.path}")
-    print(f"Camera: {stats.rolls} rolls, {stats.dice} dice read, {stats.misread} misread, "
-          f"{stats.refused} refused and re-rolled, {stats.manual} rolls entered by hand; "
-          f"median {median:.0f} ms from throw to reading")
-    print(f"Screens: {len(display.frames)} frames"
-          + (f" saved in {args.frames}" if args.frames else ""))
+    print(
+        f"Camera: {stats.rolls} rolls, {stats.dice} dice read, {stats.misread} misread, "
+        f"{stats.refused} refused and re-rolled, {stats.manual} rolls entered by hand; "
+        f"median {median:.0f} ms from throw to reading"
+    )
+    print(
+        f"Screens: {len(display.frames)} frames"
+        + (f" saved in {args.frames}" if args.frames else "")
+    )
     print("Tunes: " + ", ".join(f"{name} x{count}" for name, count in sorted(tunes.items())))
     print(f"Wall time: {elapsed:.1f} s")
     journal.close()
     sounder.close()
     controls.close()
     return 0 if isinstance(final, GameOver) else 1
-

@@ -86,12 +86,17 @@ def open_display(cfg: Config, frames_dir: Path | None, print_frames: bool) -> Di
     settings = cfg["display"]
     if cfg.hardware == "pi":
         return open_pi_display(
-            settings["driver"], settings["i2c_port"], settings["i2c_address"],
-            settings["rotate"], settings["contrast"],
+            settings["driver"],
+            settings["i2c_port"],
+            settings["i2c_address"],
+            settings["rotate"],
+            settings["contrast"],
         )
     configured = settings["frames_dir"]
     directory = frames_dir or (Path(configured).expanduser() if configured else None)
-    printer = (lambda art: print(art, flush=True)) if print_frames or settings["print_frames"] else None
+    printer = (
+        (lambda art: print(art, flush=True)) if print_frames or settings["print_frames"] else None
+    )
     del terminal_art
     return SimDisplay(directory, printer, rotate=settings["rotate"])
 
@@ -133,9 +138,11 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         display = None
         faults.append(("display", str(exc)))
     sounder = Sounder(
-        make_buzzer(cfg["sounder"]["pin"], factory), mute=cfg["sounder"]["mute"],
+        make_buzzer(cfg["sounder"]["pin"], factory),
+        mute=cfg["sounder"]["mute"],
         octave_shift=cfg["sounder"]["octave_shift"],
-        sleep=time.sleep if is_pi else (lambda s: None), background=is_pi,
+        sleep=time.sleep if is_pi else (lambda s: None),
+        background=is_pi,
     )
     ack = bool(args.ack)
 
@@ -148,14 +155,16 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     box = Box(session, show=outputs.show, play=outputs.play, say=say)
     box_ref.append(box)
     clock = FakeClock() if not is_pi else time.monotonic
-    controls = Controls(cfg["controls"], factory,
-                        lambda p: box.post(ButtonPressed(p.button, p.long)), clock=clock)
+    controls = Controls(
+        cfg["controls"], factory, lambda p: box.post(ButtonPressed(p.button, p.long)), clock=clock
+    )
     stopper = Stopper()
     stopper.install()
     notifier = Notifier()
     for device, message in faults:
         box.post(DeviceFault(device, message))
-    threads = _start_inputs(cfg, box, stopper) if is_pi else []
+    kinds = tuple(kind.value for kind in session.ruleset.dice)
+    threads = _start_inputs(cfg, box, stopper, kinds) if is_pi else []
     box.start()
     if ack:
         print(f"resumed {session.record.events} {session.record.fingerprint()}", flush=True)
@@ -281,14 +290,18 @@ class LatestFrame:
             return self.frame
 
 
-def _start_inputs(cfg: Config, box: Box, stopper: Stopper) -> list[threading.Thread]:
+def _start_inputs(
+    cfg: Config, box: Box, stopper: Stopper, kinds: tuple[str, ...]
+) -> list[threading.Thread]:
     """Reader and camera threads: they post to the box and retry failed devices."""
     latest = LatestFrame()
     threads = [
-        threading.Thread(target=_chip_loop, args=(cfg, box, stopper, latest), name="chips",
-                         daemon=True),
-        threading.Thread(target=_camera_loop, args=(cfg, box, stopper, latest), name="camera",
-                         daemon=True),
+        threading.Thread(
+            target=_chip_loop, args=(cfg, box, stopper, latest), name="chips", daemon=True
+        ),
+        threading.Thread(
+            target=_camera_loop, args=(cfg, box, stopper, latest), name="camera", daemon=True
+        ),
     ]
     for thread in threads:
         thread.start()
@@ -326,7 +339,9 @@ def _chip_loop(cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame) -> 
             reader.close()
 
 
-def _camera_loop(cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame) -> None:
+def _camera_loop(
+    cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame, kinds: tuple[str, ...]
+) -> None:
     from companion.ports.camera import open_camera
     from companion.vision_bridge import reading_to_seen, settle_detector
 
@@ -338,7 +353,7 @@ def _camera_loop(cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame) -
             stopper.event.wait(10.0)
             continue
         box.post(DeviceBack("camera"))
-        detector = settle_detector(cfg)
+        detector = settle_detector(cfg, kinds)
         try:
             while not stopper.event.is_set():
                 frame = camera.capture()

@@ -25,11 +25,17 @@ def make_reader(cfg: Config | None = None, kinds: tuple[str, ...] = ("d6", "d10"
     if cfg is not None:
         stored = cfg["dice"]["calibration"]
         calibration = Calibration.from_dict(stored) if stored else None
-        logo_dir = Path(cfg["dice"]["logo_faces_dir"]).expanduser() if cfg["dice"]["logo_faces_dir"] else None
+        logo_dir = (
+            Path(cfg["dice"]["logo_faces_dir"]).expanduser()
+            if cfg["dice"]["logo_faces_dir"]
+            else None
+        )
     return DiceReader(calibration=calibration, kinds=kinds, logo_faces_dir=logo_dir)
 
 
-def settle_detector(cfg: Config) -> Any:
+def settle_detector(cfg: Config, kinds: tuple[str, ...] = ("d6", "d10")) -> Any:
     from companion.vision import SettleDetector
 
-    return SettleDetector(make_reader(cfg), still_seconds=float(cfg["dice"]["still_seconds"]))
+    return SettleDetector(
+        make_reader(cfg, kinds), still_seconds=float(cfg["dice"]["still_seconds"])
+    )

@@ -14,8 +14,14 @@ from companion.cli import main
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **(env or {})}, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
 
 
 def assert_clean_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
@@ -32,15 +38,19 @@ def test_run_without_a_game_says_how_to_start_one() -> None:
 
 
 def test_missing_config_file_is_named(tmp_path: Path) -> None:
-    assert_clean_error(run_cli("run", "--config", str(tmp_path / "box.toml")),
-                       "box.toml: config file not found")
+    assert_clean_error(
+        run_cli("run", "--config", str(tmp_path / "box.toml")), "box.toml: config file not found"
+    )
 
 
 def test_broken_config_names_key_and_allowed(tmp_path: Path) -> None:
     config = tmp_path / "box.toml"
     config.write_text('[display]\ndriver = "oled9000"\n')
-    assert_clean_error(run_cli("new", "--system", "on_the_frontier", "--config", str(config)),
-                       "[display] driver", "ssd1306, sh1106")
+    assert_clean_error(
+        run_cli("new", "--system", "on_the_frontier", "--config", str(config)),
+        "[display] driver",
+        "ssd1306, sh1106",
+    )
 
 
 def test_pi_mode_without_the_hardware_is_one_clear_message() -> None:
@@ -80,8 +90,9 @@ def test_truncated_journal_is_salvaged_and_the_game_resumes(isolated_box_env: Pa
 
 def test_new_refuses_to_overwrite_a_game_without_force() -> None:
     assert run_cli("new", "--system", "on_the_frontier").returncode == 0
-    assert_clean_error(run_cli("new", "--system", "on_the_frontier"), "already holds a game",
-                       "--force")
+    assert_clean_error(
+        run_cli("new", "--system", "on_the_frontier"), "already holds a game", "--force"
+    )
     forced = run_cli("new", "--system", "on_the_frontier", "--force")
     assert forced.returncode == 0 and "archived" in forced.stdout
 
@@ -104,7 +115,10 @@ def test_rules_list_json_has_all_five_systems(capsys: pytest.CaptureFixture[str]
     assert main(["rules", "list", "--json"]) == 0
     systems = json.loads(capsys.readouterr().out)
     assert [s["name"] for s in systems] == [
-        "tenir_le_fort", "scrubs_of_the_desert", "fortboard", "fighting_swashbucklers",
+        "tenir_le_fort",
+        "scrubs_of_the_desert",
+        "fortboard",
+        "fighting_swashbucklers",
         "on_the_frontier",
     ]
     assert all(s["actions"] for s in systems)
@@ -119,10 +133,19 @@ def _first_action(system: str) -> tuple[str, list[str]]:
     return action.name, words
 
 
-@pytest.mark.parametrize("system", ["tenir_le_fort", "scrubs_of_the_desert", "fortboard",
-                                    "fighting_swashbucklers", "on_the_frontier"])
-def test_odds_and_resolve_work_for_every_system(system: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "system",
+    [
+        "tenir_le_fort",
+        "scrubs_of_the_desert",
+        "fortboard",
+        "fighting_swashbucklers",
+        "on_the_frontier",
+    ],
+)
+def test_odds_and_resolve_work_for_every_system(
+    system: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     name, words = _first_action(system)
     assert main(["rules", "show", system, name, "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)

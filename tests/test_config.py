@@ -41,14 +41,17 @@ def test_hardware_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_missing_explicit_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="nowhere.toml: config file not found"):
+    with pytest.raises(ConfigError, match=r"nowhere\.toml: config file not found"):
         config.load(tmp_path / "nowhere.toml")
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('[display]\ndriver = "ssd9999"\n', r"\[display\] driver = 'ssd9999' is not allowed; use one of: ssd1306, sh1106"),
+        (
+            '[display]\ndriver = "ssd9999"\n',
+            r"\[display\] driver = 'ssd9999' is not allowed; use one of: ssd1306, sh1106",
+        ),
         ("[display]\nrotate = 7\n", r"\[display\] rotate = 7 is out of range; use 0 to 3"),
         ("[sounder]\nmute = 1\n", r"\[sounder\] mute = 1 must be true or false"),
         ("[controls]\nup_pin = 4.5\n", r"\[controls\] up_pin = 4.5 must be a whole number"),

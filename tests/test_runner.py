@@ -13,11 +13,18 @@ from pathlib import Path
 import pytest
 
 
-def companion(*args: str, env: dict[str, str] | None = None,
-              stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **(env or {})},
-                          input=stdin, check=False)
+def companion(
+    *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        input=stdin,
+        check=False,
+    )
 
 
 @pytest.fixture
@@ -37,8 +44,9 @@ def test_scripted_inputs_play_and_are_journaled(game: None, tmp_path: Path) -> N
     assert '"events": 2' in status.stdout  # the game, then one roll of two throws
 
 
-def test_unknown_chip_in_a_script_is_refused_and_nothing_recorded(game: None,
-                                                                   tmp_path: Path) -> None:
+def test_unknown_chip_in_a_script_is_refused_and_nothing_recorded(
+    game: None, tmp_path: Path
+) -> None:
     script = tmp_path / "inputs.txt"
     script.write_text("tag 04DEADBEEF0001\n")
     result = companion("run", "--script", str(script))
@@ -60,9 +68,13 @@ def test_sigterm_stops_cleanly_and_tells_systemd(game: None, tmp_path: Path) -> 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(address)
     listener.settimeout(30)
-    process = subprocess.Popen([sys.executable, "-m", "companion", "run"],
-                               env={**os.environ, "NOTIFY_SOCKET": address},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run"],
+        env={**os.environ, "NOTIFY_SOCKET": address},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     messages = []
     try:
         while not any(m.startswith("WATCHDOG=1") for m in messages):

@@ -31,7 +31,7 @@ class Picamera2Camera:
             raise HardwareError(
                 "picamera2 is not available; on Raspberry Pi OS run "
                 "'sudo apt install python3-picamera2' and make the venv with "
-                "--system-site-packages, or set [camera] source = \"files\""
+                '--system-site-packages, or set [camera] source = "files"'
             ) from None
         try:
             self.camera = Picamera2()
@@ -145,12 +145,14 @@ def open_camera(settings: Mapping[str, Any], hardware: str) -> Camera:
     if source == "picamera2":
         if hardware != "pi":
             raise HardwareError(
-                "[camera] source = \"picamera2\" needs the Pi; in sim mode use "
-                "source = \"files\" with a path, or \"video\""
+                '[camera] source = "picamera2" needs the Pi; in sim mode use '
+                'source = "files" with a path, or "video"'
             )
         return Picamera2Camera(int(settings["width"]), int(settings["height"]))
     if source == "files":
         if not settings["path"]:
-            raise HardwareError("[camera] source = \"files\" needs path = an image or folder")
+            raise HardwareError('[camera] source = "files" needs path = an image or folder')
         return FileCamera(Path(settings["path"]).expanduser())
-    return VideoCamera(str(settings["path"] or "0"), int(settings["width"]), int(settings["height"]))
+    return VideoCamera(
+        str(settings["path"] or "0"), int(settings["width"]), int(settings["height"])
+    )

@@ -116,8 +116,18 @@ class SimPresser:
             second.drive_high()
 
 
-KEYS = {"w": "up", "k": "up", "s": "down", "j": "down", "\r": "select", "\n": "select",
-        " ": "select", "\x7f": "back", "b": "back", "q": "back"}
+KEYS = {
+    "w": "up",
+    "k": "up",
+    "s": "down",
+    "j": "down",
+    "\r": "select",
+    "\n": "select",
+    " ": "select",
+    "\x7f": "back",
+    "b": "back",
+    "q": "back",
+}
 
 
 def key_to_press(key: str) -> Press | None:

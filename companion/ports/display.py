@@ -90,9 +90,9 @@ def terminal_art(image: Image.Image) -> str:
         for x in range(width):
             top = bool(pixels[x, y])
             bottom = bool(pixels[x, y + 1]) if y + 1 < height else False
-            line.append({(True, True): "█", (True, False): "▀", (False, True): "▄"}.get(
-                (top, bottom), " "
-            ))
+            line.append(
+                {(True, True): "█", (True, False): "▀", (False, True): "▄"}.get((top, bottom), " ")
+            )
         rows.append("|" + "".join(line) + "|")
     rows.append("+" + "-" * width + "+")
     return "\n".join(rows)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from companion.rules.core import Ruleset, RulesError
+from companion.rules.core import RulesError, Ruleset
 
 SYSTEM_NAMES: tuple[str, ...] = (
     "tenir_le_fort",

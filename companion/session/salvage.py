@@ -50,9 +50,7 @@ def _wal_pages(path: Path, page_size: int) -> Iterator[tuple[int, bytes]]:
         at += 24 + page_size
 
 
-def _payload(
-    page: bytes, at: int, size: int, usable: int, pages: dict[int, bytes]
-) -> bytes | None:
+def _payload(page: bytes, at: int, size: int, usable: int, pages: dict[int, bytes]) -> bytes | None:
     max_local = usable - 35
     if size <= max_local:
         return page[at : at + size]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.rules import SYSTEM_NAMES, canonical_name, get_ruleset
-from companion.rules.core import Ruleset, RulesError, Scenario, ScenarioError
+from companion.rules.core import RulesError, Ruleset, Scenario, ScenarioError
 
 
 class ScenarioFileError(CompanionError):
@@ -41,9 +41,7 @@ def parse_scenario(text: str, where: str = "scenario") -> tuple[Ruleset, Scenari
         raise ScenarioFileError(f"{where}: not valid TOML ({exc})") from None
     system = raw.get("system")
     if not isinstance(system, str):
-        raise ScenarioFileError(
-            f"{where}: needs system = one of: {', '.join(SYSTEM_NAMES)}"
-        )
+        raise ScenarioFileError(f"{where}: needs system = one of: {', '.join(SYSTEM_NAMES)}")
     try:
         ruleset = get_ruleset(system)
         return ruleset, ruleset.load_scenario(raw)

@@ -19,8 +19,8 @@ from companion.rules.core import (
     Chosen,
     GameInput,
     Rolled,
-    Ruleset,
     RulesError,
+    Ruleset,
     Scenario,
     Step,
     Transition,
@@ -83,9 +83,9 @@ def to_game_input(event: Event) -> GameInput | None:
     return None
 
 
-def apply(record: GameRecord | None, event: Event, ruleset: Ruleset | None = None) -> tuple[
-    GameRecord, Transition | None
-]:
+def apply(
+    record: GameRecord | None, event: Event, ruleset: Ruleset | None = None
+) -> tuple[GameRecord, Transition | None]:
     """Fold one event into the record. RulesError if it does not fit (nothing changes)."""
     if isinstance(event, GameStarted):
         if record is not None:
@@ -108,8 +108,12 @@ def apply(record: GameRecord | None, event: Event, ruleset: Ruleset | None = Non
             rolls -= 1
             secrets = tuple(s for s in secrets if s.index != rolls)
         return replace(
-            record, state=last.before, played=record.played[:-1], secrets=secrets,
-            rolls=rolls, events=record.events + 1,
+            record,
+            state=last.before,
+            played=record.played[:-1],
+            secrets=secrets,
+            rolls=rolls,
+            events=record.events + 1,
         ), None
     if isinstance(event, SecretRevealed):
         if not any(s.index == event.roll for s in record.secrets):
@@ -132,8 +136,12 @@ def apply(record: GameRecord | None, event: Event, ruleset: Ruleset | None = Non
         rolls += 1
     played = Played(given, record.state, transition, secret)
     return replace(
-        record, state=transition.state, played=(*record.played, played), secrets=secrets,
-        rolls=rolls, events=record.events + 1,
+        record,
+        state=transition.state,
+        played=(*record.played, played),
+        secrets=secrets,
+        rolls=rolls,
+        events=record.events + 1,
     ), transition
 
 

@@ -95,7 +95,7 @@ class BenchResult:
 
 def load_labels(txt: Path, width: int, height: int) -> list[tuple[int, tuple[float, ...]]]:
     """(value 1-6, (x, y, w, h) pixels) for each line of a YOLO label file."""
-    out = []
+    out: list[tuple[int, tuple[float, ...]]] = []
     for n, line in enumerate(txt.read_text().splitlines(), 1):
         p = line.split()
         if not p:

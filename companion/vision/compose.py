@@ -121,12 +121,12 @@ def _paste(
     h, w = frame.shape[:2]
     if x0 < 0 or y0 < 0 or x0 + out > w or y0 + out > h:
         raise VisionError("internal: die pasted outside the frame")
-    region = frame[y0:y0 + out, x0:x0 + out].astype(np.float32)
+    region: np.ndarray = frame[y0:y0 + out, x0:x0 + out].astype(np.float32)
     # Shadow: the die's alpha, shifted down-right and blurred (light from the top left).
     off = max(1, int(size * 0.08))
-    shadow = np.zeros_like(a)
-    shadow[off:, off:] = a[:-off, :-off]
-    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, size * 0.06)) * rng.uniform(0.25, 0.4)
+    offset_alpha = np.zeros_like(a)
+    offset_alpha[off:, off:] = a[:-off, :-off]
+    shadow = cv2.GaussianBlur(offset_alpha, (0, 0), max(1.0, size * 0.06)) * rng.uniform(0.25, 0.4)
     region *= 1 - shadow[..., None]
     region = region * (1 - a[..., None]) + warped[..., :3].astype(np.float32) * a[..., None]
     frame[y0:y0 + out, x0:x0 + out] = np.clip(region, 0, 255).astype(np.uint8)

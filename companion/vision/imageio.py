@@ -22,6 +22,10 @@ def check_frame(frame: object) -> np.ndarray:
     """Return ``frame`` as a contiguous HxWx3 uint8 BGR array, or raise VisionError."""
     if not isinstance(frame, np.ndarray):
         raise VisionError(f"a frame must be a numpy image array, not {type(frame).__name__}")
+    return _as_bgr(frame)
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
     if frame.size == 0:
         raise VisionError("the frame is empty (0 pixels); check the camera")
     if frame.ndim == 2:

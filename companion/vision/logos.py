@@ -24,7 +24,8 @@ MATCH_THRESHOLD = 0.9
 
 def _unit(v: np.ndarray) -> np.ndarray:
     v = np.asarray(v, np.float32)
-    return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-6)
+    unit: np.ndarray = v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-6)
+    return unit
 
 
 @dataclass

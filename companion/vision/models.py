@@ -19,7 +19,8 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 def _softmax(x: np.ndarray) -> np.ndarray:
     x = x - x.max(axis=1, keepdims=True)
     e = np.exp(x)
-    return e / e.sum(axis=1, keepdims=True)
+    probabilities: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return probabilities
 
 
 def _net(name: str) -> cv2.dnn.Net:

@@ -34,8 +34,9 @@ def normalise_frame(img_bgr: np.ndarray) -> np.ndarray:
     var = float(np.mean(std.ravel() ** 2 + mean.ravel() ** 2)) - m * m
     s = float(np.sqrt(max(var, 0.0))) + 8.0
     # blobFromImage does (x - mean) * scale and the HWC -> CHW transpose in one C++ pass.
-    blob = cv2.dnn.blobFromImage(img_bgr, 1.0 / s, None, (m, m, m), False, False,
-                                 cv2.CV_32F)
+    blob = cv2.dnn.blobFromImage(
+        img_bgr, scalefactor=1.0 / s, mean=(m, m, m), swapRB=False, crop=False, ddepth=cv2.CV_32F
+    )
     return np.ascontiguousarray(blob[0])
 
 

@@ -79,7 +79,7 @@ class SettleDetector:
         thumb = self._thumb(frame)
         prev, prev_ts = self._prev, self._prev_ts
         self._prev, self._prev_ts = thumb, timestamp
-        if prev is None:
+        if prev is None or prev_ts is None:
             self._still_since = timestamp
             return None
         if self._changed(prev, thumb):

@@ -30,10 +30,12 @@ def _colour_pair(rng: random.Random) -> tuple[tuple[int, int, int], tuple[int, i
     h = rng.randrange(180)
     s = rng.randrange(0, 256)
     v = int(40 + 200 * body_v)
-    body = cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    body = cv2.cvtColor(np.array([[[h, s, v]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
     ink_v = rng.randrange(0, 70) if v > 140 else rng.randrange(190, 256)
     ink_s = rng.randrange(0, 120)
-    ink = cv2.cvtColor(np.uint8([[[rng.randrange(180), ink_s, ink_v]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    ink = cv2.cvtColor(
+        np.array([[[rng.randrange(180), ink_s, ink_v]]], np.uint8), cv2.COLOR_HSV2BGR
+    )[0, 0]
     return (
         (int(body[0]), int(body[1]), int(body[2])),
         (int(ink[0]), int(ink[1]), int(ink[2])),

@@ -126,4 +126,5 @@ class Calibration:
     def scaled_die_px(self, width: int, height: int) -> float:
         if self.die_px <= 0:
             return 0.0
-        return self.die_px * ((width / self.frame_size[0]) * (height / self.frame_size[1])) ** 0.5
+        area_scale = (width / self.frame_size[0]) * (height / self.frame_size[1])
+        return float(self.die_px * area_scale**0.5)

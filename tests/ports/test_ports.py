@@ -80,8 +80,9 @@ def test_muted_sounder_touches_no_pin() -> None:
 
 def test_octave_shift_doubles_frequencies() -> None:
     factory = mock_factory()
-    sounder = Sounder(make_buzzer(18, factory), octave_shift=1, sleep=lambda s: None,
-                      background=False)
+    sounder = Sounder(
+        make_buzzer(18, factory), octave_shift=1, sleep=lambda s: None, background=False
+    )
     sounder.play("x", [("A4", 0.1)])
     assert tune_frequencies(factory.pin(18)) == [880.0]
 

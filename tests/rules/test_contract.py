@@ -39,8 +39,13 @@ def _action_cases():  # type: ignore[no-untyped-def]
         try:
             ruleset = get_ruleset(name)
         except Exception as exc:  # reported against that system alone, below
-            yield pytest.param(name, "", {}, id=f"{name}-does-not-load",
-                               marks=pytest.mark.xfail(reason=str(exc), strict=True, run=False))
+            yield pytest.param(
+                name,
+                "",
+                {},
+                id=f"{name}-does-not-load",
+                marks=pytest.mark.xfail(reason=str(exc), strict=True, run=False),
+            )
             continue
         for action in ruleset.actions.values():
             for index, example in enumerate(action.examples):

@@ -15,9 +15,30 @@ import pytest
 RULES = Path(__file__).resolve().parents[2] / "companion" / "rules"
 # Standard-library modules that would let the core touch the world.
 FORBIDDEN_STDLIB = {
-    "os", "io", "sys", "socket", "sqlite3", "subprocess", "pathlib", "shutil", "tempfile",
-    "time", "datetime", "random", "secrets", "threading", "multiprocessing", "asyncio",
-    "logging", "signal", "select", "urllib", "http", "glob", "builtins", "importlib.resources",
+    "os",
+    "io",
+    "sys",
+    "socket",
+    "sqlite3",
+    "subprocess",
+    "pathlib",
+    "shutil",
+    "tempfile",
+    "time",
+    "datetime",
+    "random",
+    "secrets",
+    "threading",
+    "multiprocessing",
+    "asyncio",
+    "logging",
+    "signal",
+    "select",
+    "urllib",
+    "http",
+    "glob",
+    "builtins",
+    "importlib.resources",
 }
 ALLOWED_DYNAMIC = {"importlib"}  # the registry imports systems by name, nothing else
 

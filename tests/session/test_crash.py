@@ -21,19 +21,33 @@ import pytest
 from companion.session.journal import Journal
 from companion.session.session import replay
 
-SYSTEMS = ("tenir_le_fort", "on_the_frontier", "scrubs_of_the_desert", "fortboard",
-           "fighting_swashbucklers")
+SYSTEMS = (
+    "tenir_le_fort",
+    "on_the_frontier",
+    "scrubs_of_the_desert",
+    "fortboard",
+    "fighting_swashbucklers",
+)
 
 
 def companion(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", *args], env=env,
-                          capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def start_run(seed: int, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--autoplay", str(seed), "--ack"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -49,8 +63,12 @@ def journal_state(path: Path) -> tuple[int, str]:
 
 def kill_and_check(kills: int, seed: int, tmp_path: Path) -> None:
     rng = random.Random(seed)
-    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "COMPANION_HW": "sim",
-           "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "COMPANION_HW": "sim",
+        "PYTHONUNBUFFERED": "1",
+    }
     journal_path = tmp_path / "state" / "companion" / "journal.sqlite3"
     system = SYSTEMS[seed % len(SYSTEMS)]
     started = companion("new", "--system", system, "--force", env=env)
@@ -64,9 +82,11 @@ def kill_and_check(kills: int, seed: int, tmp_path: Path) -> None:
         lines = out.splitlines()
         acked = [int(line.split()[1]) for line in lines if line.startswith("ack ")]
         resumed = [line.split() for line in lines if line.startswith("resumed ")]
-        events, fingerprint = journal_state(journal_path)
+        events, _ = journal_state(journal_path)
         if acked:
-            assert max(acked) <= events, f"kill {kill}: event {max(acked)} was acknowledged but lost"
+            assert max(acked) <= events, (
+                f"kill {kill}: event {max(acked)} was acknowledged but lost"
+            )
         if resumed:
             # What the box rebuilt at start equals a replay of the journal as it then was.
             count, rebuilt = int(resumed[0][1]), resumed[0][2]
@@ -75,8 +95,9 @@ def kill_and_check(kills: int, seed: int, tmp_path: Path) -> None:
             journal.close()
             assert replay(prefix).fingerprint() == rebuilt, f"kill {kill}: rebuilt state differs"
         if process.returncode == 0:  # the game ended before the kill: start another
-            again = companion("new", "--system", SYSTEMS[(seed + kill) % len(SYSTEMS)], "--force",
-                              env=env)
+            again = companion(
+                "new", "--system", SYSTEMS[(seed + kill) % len(SYSTEMS)], "--force", env=env
+            )
             assert again.returncode == 0, again.stderr
     status = companion("status", "--json", env=env)
     assert status.returncode == 0, status.stderr

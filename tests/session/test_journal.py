@@ -55,8 +55,8 @@ def test_a_tampered_row_is_named_not_replayed(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
     for event in EVENTS:
         journal.append(event)
-    journal.db.execute("UPDATE events SET payload = '{\"key\": \"charge\"}' WHERE seq = 3")
-    with pytest.raises(JournalError, match="event 3 .* damaged .*companion journal salvage"):
+    journal.db.execute('UPDATE events SET payload = \'{"key": "charge"}\' WHERE seq = 3')
+    with pytest.raises(JournalError, match=r"event 3 .* damaged .*companion journal salvage"):
         journal.entries()
     journal.close()
 
@@ -90,7 +90,7 @@ def test_truncated_journal_gives_a_clear_error(tmp_path: Path) -> None:
 def test_garbage_file_gives_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(JournalError, match="damaged|cannot be read"):
+    with pytest.raises(JournalError, match=r"damaged|cannot be read"):
         Journal(path).entries()
 
 

@@ -53,6 +53,32 @@ def colour_name(crop: np.ndarray, mask: np.ndarray) -> str:
     return "purple"
 
 
+def _reads_back(rgba: np.ndarray, face: int) -> bool:
+    import random
+
+    from companion.vision import DiceReader
+    from companion.vision.compose import _paste
+
+    global _READER, _TRAY
+    if _READER is None:
+        _READER = DiceReader()
+        data = load_train()
+        _TRAY = min(data, key=lambda d: (len(d[1]), -float(d[0].mean())))[0][:440, 100:540]
+        _TRAY = cv2.resize(_TRAY, (640, 640))
+    rng = random.Random(face)
+    for k in range(8):
+        frame = _TRAY.copy()
+        _paste(frame, rgba, 320, 320, 40, 45 * k + rng.uniform(0, 10), rng)
+        got = [d.value for d in _READER.read(frame).dice]
+        if got != [face]:
+            return False
+    return True
+
+
+_READER = None
+_TRAY: np.ndarray | None = None
+
+
 def main() -> None:
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -85,7 +111,12 @@ def main() -> None:
     manifest: dict[str, list[dict[str, object]]] = {"d6": [], "d10": []}
     for col in colours:
         for face in range(1, 7):
-            for k, (_, rgba) in enumerate(sorted(groups[(col, face)], key=lambda t: t[0])[:2]):
+            ranked = sorted(groups[(col, face)], key=lambda t: t[0])[:10]
+            # Keep crops that still read as their face once pasted, at eight turns: a
+            # badly masked crop (a neighbour's corner, a clipped pip) makes a composed
+            # frame that even a person would misread.
+            good = [t for t in ranked if _reads_back(t[1], face)] or ranked
+            for k, (_, rgba) in enumerate(good[:2]):
                 name = f"d6/{col}-{face}-{k}.png"
                 cv2.imwrite(str(OUT / name), rgba, [cv2.IMWRITE_PNG_COMPRESSION, 9])
                 manifest["d6"].append({"file": name, "value": face, "colour": col})
