@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from enum import Enum
+from fractions import Fraction
 
 from companion.errors import JournalError
 from companion.rules.core import (
@@ -69,8 +71,35 @@ class GameRecord:
     log: tuple[str, ...] = field(default=(), compare=False)
 
     def fingerprint(self) -> str:
-        """A digest of the game state, to compare a rebuilt game with a replay."""
-        return hashlib.sha256(repr((self.system, self.state, self.secrets)).encode()).hexdigest()
+        """A digest of the game state, to compare a rebuilt game with a replay.
+
+        Built from a canonical form, not from repr(): a set's repr follows the
+        process's string hash seed, so two processes holding the same state
+        would otherwise disagree.
+        """
+        form = canonical((self.system, self.state, self.secrets))
+        return hashlib.sha256(repr(form).encode()).hexdigest()
+
+
+def canonical(value: object) -> object:
+    """The value as nested tuples of plain scalars, independent of hash order."""
+    if value is None or isinstance(value, bool | int | float | str | Fraction):
+        return value
+    if isinstance(value, Enum):
+        return (type(value).__name__, value.name)
+    if is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            tuple((f.name, canonical(getattr(value, f.name))) for f in fields(value)),
+        )
+    if isinstance(value, tuple | list):
+        return tuple(canonical(item) for item in value)
+    if isinstance(value, set | frozenset):
+        return ("set", tuple(sorted((canonical(item) for item in value), key=repr)))
+    if isinstance(value, dict):
+        pairs = ((canonical(k), canonical(v)) for k, v in value.items())
+        return ("dict", tuple(sorted(pairs, key=repr)))
+    raise TypeError(f"game state holds a {type(value).__name__}, which has no canonical form")
 
 
 def to_game_input(event: Event) -> GameInput | None:
