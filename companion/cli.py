@@ -198,7 +198,10 @@ def _resolve(args: argparse.Namespace) -> int:
 def _load_config(args: argparse.Namespace) -> Any:
     from companion import config
 
-    return config.load(getattr(args, "config", None), hardware=getattr(args, "hw", None))
+    # --config and --hw may come before the command word or after it; after wins.
+    path = getattr(args, "config", None) or getattr(args, "global_config", None)
+    hardware = getattr(args, "hw", None) or getattr(args, "global_hw", None)
+    return config.load(path, hardware=hardware)
 
 
 def _new(args: argparse.Namespace) -> int:
@@ -322,14 +325,21 @@ EXTENSIONS = {
 }
 
 
+GLOBAL_OPTIONS_WITH_VALUES = ("--log-level", "--config", "--hw")
+
+
 def _command_word(argv: Sequence[str]) -> str | None:
     words = iter(argv)
     for word in words:
-        if word == "--log-level":
+        if word in GLOBAL_OPTIONS_WITH_VALUES:
             next(words, None)
         elif not word.startswith("-"):
             return word
     return None
+
+
+CONFIG_HELP = "config file (default: $COMPANION_CONFIG or /etc/companion/companion.toml)"
+HW_HELP = "hardware backend (or $COMPANION_HW)"
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -339,6 +349,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument(
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
     )
+    parser.add_argument("--config", dest="global_config", metavar="FILE", help=CONFIG_HELP)
+    parser.add_argument("--hw", dest="global_hw", choices=("sim", "pi"), help=HW_HELP)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
@@ -347,12 +359,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         return p
 
     def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument(
-            "--config",
-            metavar="FILE",
-            help="config file (default: $COMPANION_CONFIG or /etc/companion/companion.toml)",
-        )
-        p.add_argument("--hw", choices=("sim", "pi"), help="hardware backend (or $COMPANION_HW)")
+        p.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
+        p.add_argument("--hw", choices=("sim", "pi"), help=HW_HELP)
         return p
 
     p = command("demo", _demo, "play a scripted game on simulated hardware")

@@ -174,8 +174,18 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     inputs = 0
     table = SimTable(box, random.Random(args.autoplay)) if args.autoplay is not None else None
     script = _script_lines(args.script) if args.script else None
-    if not is_pi and table is None and script is None and args.keyboard:
-        threading.Thread(target=_keyboard, args=(box, key_to_press, stopper), daemon=True).start()
+    if not is_pi and table is None and script is None:
+        if args.keyboard:
+            threading.Thread(
+                target=_keyboard, args=(box, key_to_press, stopper), daemon=True
+            ).start()
+        else:
+            print(
+                "simulated box waiting with nothing to press its buttons: add --keyboard, "
+                "--script FILE or --autoplay SEED (Ctrl-C stops)",
+                file=sys.stderr,
+                flush=True,
+            )
     last_watchdog = 0.0
     code = 0
     try:

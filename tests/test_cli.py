@@ -53,6 +53,20 @@ def test_broken_config_names_key_and_allowed(tmp_path: Path) -> None:
     )
 
 
+def test_config_may_also_come_before_the_command(tmp_path: Path) -> None:
+    config = tmp_path / "box.toml"
+    config.write_text('[displai]\ndriver = "ssd1306"\n')
+    assert_clean_error(
+        run_cli("--config", str(config), "status"), "unknown section [displai]", "display"
+    )
+
+
+def test_config_from_the_environment_is_checked_too(tmp_path: Path) -> None:
+    config = tmp_path / "box.toml"
+    config.write_text("[sounder]\nmute = 3\n")
+    assert_clean_error(run_cli("status", env={"COMPANION_CONFIG": str(config)}), "[sounder] mute")
+
+
 def test_pi_mode_without_the_hardware_is_one_clear_message() -> None:
     assert run_cli("new", "--system", "on_the_frontier").returncode == 0
     result = run_cli("run", env={"COMPANION_HW": "pi"})
