@@ -36,10 +36,8 @@ from companion.rules.on_the_frontier.initiative import TIE, WHO_GOES_FIRST
 from companion.rules.on_the_frontier.movement import MOVE
 from companion.rules.on_the_frontier.rally import RALLY, rally_counts, rally_modifier
 from companion.rules.on_the_frontier.scenario import Options, read_options, read_setup
-from companion.rules.on_the_frontier.shooting import SHOOT, STEADY, front_rank
+from companion.rules.on_the_frontier.shooting import SHOOT, STEADY, dice_for_figures, front_rank
 
-FOOT_KINDS = frozenset({"infantry", "skirmishers", "tribesmen"})
-CHARGING_KINDS = frozenset({"infantry", "skirmishers", "tribesmen", "cavalry"})
 ANYONE_WITHIN_6 = 'Enemy within 6"?'
 
 
@@ -65,10 +63,17 @@ class Force:
     superior: bool = False
     ranks: int = 1
     engineers: bool = False
+    joined: str = ""  # a commander unit that has joined this unit (Follow Me!)
+
+    @property
+    def on_table(self) -> bool:
+        """Still on the table with someone standing (a joined commander included)."""
+        return not self.routed and self.figures > 0
 
     @property
     def in_play(self) -> bool:
-        return not self.routed and self.figures > 0
+        """Acts, shoots, charges and can be targeted on its own."""
+        return self.on_table and not self.joined
 
     @property
     def shaken(self) -> bool:
@@ -78,10 +83,6 @@ class Force:
     @property
     def has_leader(self) -> bool:
         return bool(self.leader) and self.leader_back_turn == 0
-
-    @property
-    def can_shoot(self) -> bool:
-        return self.in_play and bool(self.weapon) and not self.shaken
 
 
 @dataclass(frozen=True)
@@ -100,10 +101,13 @@ class Context:
     returning: bool = False
     in_charge: bool = False  # the shooting is a held-fire volley at chargers
     no_rally: bool = False
+    no_work: bool = False
+    joining: bool = False  # a commander moving to join ctx.target
     task: str = ""
     attacker_took: int = 0
     defender_took: int = 0
-    defender_cover: bool = False
+    defender_cover: bool = False  # the defender in cover, behind an obstacle or uphill
+    attacker_uphill: bool = False  # the attacker came down on the defender from above
     square: bool = False
     pursuit: bool = False
     near_enemy: bool = False
@@ -121,7 +125,7 @@ class GameState:
     sides: tuple[str, str]
     options: Options
     turn_limit: int
-    engineering: bool
+    engineering: tuple[str, ...]  # sides whose foot may do engineering work
     demolition_target: str
     demolition_points: int
     turn: int
@@ -131,6 +135,7 @@ class GameState:
     player: int = 0  # 0 while the first player gives orders, 1 the second
     ctx: Context = Context()
     charges: tuple[ChargeDeclared, ...] = ()
+    gave_ground: tuple[str, ...] = ()  # units that retreated or fell back in this turn's charges
     work: tuple[tuple[str, str, int], ...] = ()  # (side, task, points so far)
     works_done: tuple[tuple[str, str], ...] = ()  # (side, task) finished
     laid: tuple[tuple[str, int], ...] = ()  # (side, demolition charges laid)
@@ -157,6 +162,10 @@ class GameState:
     def enemies_of(self, side: str) -> tuple[Force, ...]:
         return tuple(f for f in self.forces if f.side != side and f.in_play)
 
+    def engaged(self, name: str) -> bool:
+        """Contacted by a charge this turn: it stays to be fought, it does not walk away."""
+        return any(c.defender == name for c in self.charges)
+
     def charges_laid(self, side: str) -> int:
         return dict(self.laid).get(side, 0)
 
@@ -169,7 +178,7 @@ class GameState:
 
 def start(scenario: Scenario) -> GameState:
     options = read_options(scenario.options)
-    setup = read_setup(scenario.setup)
+    setup = read_setup(scenario.setup, scenario.sides)
     forces = []
     for unit in scenario.units:
         traits = unit.traits
@@ -206,26 +215,77 @@ def start(scenario: Scenario) -> GameState:
 
 # ------------------------------------------------------------------ choices
 
-YES_NO = (Choice("no", "No"), Choice("yes", "Yes"))
-NO_YES = YES_NO
+NO_YES = (Choice("no", "No"), Choice("yes", "Yes"))
 YES_FIRST = (Choice("yes", "Yes"), Choice("no", "No"))
+COVER_CHOICES = (
+    Choice("none", "Neither"),
+    Choice("defender", "Defender cover/up"),
+    Choice("attacker", "Attacker uphill"),
+)
+
+
+def firing_figures(f: Force) -> int:
+    """Only the front rank shoots (guns are never in ranks: every gunner counts)."""
+    return front_rank(f.figures, f.ranks)
+
+
+def shooting_dice(state: GameState, f: Force) -> int:
+    if not f.weapon:
+        return 0
+    row = tables.weapon_row(f.weapon)
+    return dice_for_figures(firing_figures(f), row.figures_per_die, state.options.odd_figure_dice)
+
+
+def can_shoot(state: GameState, f: Force) -> bool:
+    """Not shaken, and enough figures in the front rank for at least one die."""
+    return f.in_play and not f.shaken and shooting_dice(state, f) > 0
+
+
+def can_hold_fire(state: GameState, f: Force) -> bool:
+    if state.options.hold_fire_kinds == "infantry_and_skirmishers":
+        return can_shoot(state, f) and f.kind in tables.HOLD_FIRE_KINDS
+    return can_shoot(state, f)
+
+
+def _joinable(state: GameState, commander: Force) -> tuple[Force, ...]:
+    """Friendly units a commander unit may join: in play, not commanders, none present."""
+    return tuple(
+        f
+        for f in state.forces
+        if f.side == commander.side and f.in_play and f.kind != "commander" and not f.has_leader
+    )
 
 
 def _orders(state: GameState, f: Force) -> tuple[Choice, ...]:
+    if state.engaged(f.name):
+        # contacted by a charge: it stands to fight (and may keep its fire for the chargers)
+        held = (Choice("hold", "Hold fire"),) if can_hold_fire(state, f) else ()
+        return (Choice("stand", "Stand and fight"), *held)
     out: list[Choice] = []
-    if f.can_shoot:
+    charge = Choice("charge", "Move & charge")
+    may_charge = f.kind in tables.CHARGING_KINDS and not f.shaken
+    if can_shoot(state, f):
         out.append(Choice("shoot", "Shoot"))
+    elif may_charge:
+        out.append(charge)  # a unit that cannot shoot leads with its charge
     out.append(Choice("move", "Move" if not f.shaken else "Move (no advance)"))
-    if f.kind in CHARGING_KINDS and not f.shaken:
-        out.append(Choice("charge", "Move & charge"))
+    if may_charge and charge not in out:
+        out.append(charge)
+    if f.kind == "commander" and _joinable(state, f):
+        out.append(Choice("join", "Join a unit"))
     if f.casualties and not state.ctx.no_rally:
         out.append(Choice("rally", "Rally"))
-    if f.can_shoot:
+    if can_hold_fire(state, f):
         out.append(Choice("hold", "Hold fire"))
     out.append(Choice("stand", "Stand"))
-    if state.engineering and f.kind in FOOT_KINDS and f.figures >= 4:
+    if (
+        f.side in state.engineering
+        and f.kind in tables.FOOT_KINDS
+        and f.figures >= tables.ENGINEERING_FIGURES_PER_DIE
+        and not state.ctx.no_work
+    ):
         out.append(Choice("work", "Engineering"))
-    if state.demolition_target and not state.demolished and f.engineers and f.kind in FOOT_KINDS:
+    if state.demolition_target and not state.demolished and f.engineers:
         out.append(Choice("lay", "Lay charge"))
         if state.charges_laid(f.side):
             out.append(Choice("blow", "Blow charges"))
@@ -234,6 +294,15 @@ def _orders(state: GameState, f: Force) -> tuple[Choice, ...]:
 
 def _targets(state: GameState, side: str) -> tuple[Choice, ...]:
     return tuple(Choice(f"target:{e.name}", e.name[:18]) for e in state.enemies_of(side))
+
+
+def _range_choices(state: GameState, shooter: Force) -> tuple[Choice, ...]:
+    row = tables.weapon_row(shooter.weapon)
+    return (
+        Choice("close", f'Close, to {row.close_inches}"'),
+        Choice("long", f'Long, to {row.long_inches}"'),
+        Choice("out", "Out of range"),
+    )
 
 
 def _choice(state: GameState) -> AwaitChoice | None:
@@ -247,10 +316,20 @@ def _choice(state: GameState) -> AwaitChoice | None:
         options.append(Choice("done", "End orders"))
         return AwaitChoice(f"{state.active_side}: which unit?", tuple(options), state.active_side)
     if stage == "order":
-        return AwaitChoice("Order?", _orders(state, state.force(ctx.actor)), ctx.actor)
+        prompt = "Charged: order?" if state.engaged(ctx.actor) else "Order?"
+        return AwaitChoice(prompt, _orders(state, state.force(ctx.actor)), ctx.actor)
     if stage == "charge_target":
         return AwaitChoice(
             "Charge which unit?", _targets(state, state.force(ctx.actor).side), ctx.actor
+        )
+    if stage == "join_target":
+        return AwaitChoice(
+            "Join which unit?",
+            tuple(
+                Choice(f"join:{f.name}", f.name[:18])
+                for f in _joinable(state, state.force(ctx.actor))
+            ),
+            ctx.actor,
         )
     if stage == "move_broken":
         return AwaitChoice("Broken ground?", NO_YES, ctx.actor)
@@ -267,11 +346,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if stage == "shoot_target":
         return AwaitChoice("Shoot at?", _targets(state, state.force(ctx.actor).side), ctx.actor)
     if stage == "shoot_range":
-        return AwaitChoice(
-            "Range?",
-            (Choice("close", "Close"), Choice("long", "Long"), Choice("out", "Out of range")),
-            ctx.actor,
-        )
+        return AwaitChoice("Range?", _range_choices(state, state.force(ctx.actor)), ctx.actor)
     if stage == "shoot_cover":
         return AwaitChoice("Target in cover?", NO_YES, ctx.target)
     if stage == "steady_ask":
@@ -289,10 +364,12 @@ def _choice(state: GameState) -> AwaitChoice | None:
         )
     if stage == "work_difficult":
         return AwaitChoice("Difficult task?", NO_YES, ctx.actor)
+    if stage == "work_engineer":
+        return AwaitChoice("Engineer present?", YES_FIRST, ctx.actor)
     if stage == "volley_ask":
         return AwaitChoice("Volley at chargers?", YES_FIRST, ctx.target)
     if stage == "melee_cover":
-        return AwaitChoice("Cover/obstacle/up?", NO_YES, ctx.target)
+        return AwaitChoice("Cover/obstacle/up?", COVER_CHOICES, ctx.target)
     if stage == "melee_square":
         return AwaitChoice("Defender in square?", NO_YES, ctx.target)
     if stage in ("come_on_attacker_use", "come_on_defender_use"):
@@ -338,7 +415,7 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
         return SHOOT, SHOOT.complete_params(
             {
                 "weapon": shooter.weapon,
-                "figures": front_rank(shooter.figures, shooter.ranks),
+                "figures": firing_figures(shooter),
                 "range": ctx.range_band,
                 "superior": shooter.superior,
                 "target_kind": target.kind,
@@ -360,7 +437,7 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
                 "kind": me.kind,
                 "figures": me.figures,
                 "shock": me.shock,
-                "enemy_in_cover": ctx.defender_cover if attacking else False,
+                "enemy_in_cover": ctx.defender_cover if attacking else ctx.attacker_uphill,
                 "enemy_in_square": square,
                 "odd_figures": opts.odd_figure_dice,
                 "natural_six": opts.natural_six_always_hits,
@@ -474,7 +551,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
     if stage == "pick_unit":
         if key == "done":
             log = f"{state.active_side} ends orders; the rest stand"
-            return _Result(_next_player(state), (log,))
+            return _prefix(_next_player(state), (log,))
         name = key.removeprefix("unit:")
         return _Result(replace(state, stage="order", ctx=Context(actor=name)), (f"{name}:",))
     if stage == "order":
@@ -484,6 +561,12 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _Result(
             _to(state, "move_broken", target=target, charging=True),
             (f"{ctx.actor} declares a charge on {target}",),
+        )
+    if stage == "join_target":
+        target = key.removeprefix("join:")
+        return _Result(
+            _to(state, "move_broken", target=target, joining=True),
+            (f"{ctx.actor} rides to join {target}",),
         )
     if stage == "move_broken":
         f = state.force(ctx.actor)
@@ -502,6 +585,8 @@ def _on_choice(state: GameState, key: str) -> _Result:
             )
         return _after_move(state)
     if stage == "contact":
+        if yes and ctx.joining:
+            return _join(state)
         if yes:
             charges = (*state.charges, ChargeDeclared(ctx.actor, ctx.target))
             return _Result(
@@ -522,7 +607,8 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _Result(_to(state, "shoot_range", target=key.removeprefix("target:")))
     if stage == "shoot_range":
         if key == "out":
-            return _after_shot(state, 0, (f"{ctx.target} is out of range: no shot",))
+            # no shot is fired, so there is nothing to steady against or to return
+            return _prefix(_after_return(state), (f"{ctx.target} is out of range: no shot",))
         return _Result(_to(state, "shoot_cover", range_band=key))
     if stage == "shoot_cover":
         return _Result(_to(state, "shoot_roll", cover=yes))
@@ -544,11 +630,14 @@ def _on_choice(state: GameState, key: str) -> _Result:
         nxt = "work_roll" if f.engineers else "work_difficult"
         return _Result(_to(state, nxt, task=task))
     if stage == "work_difficult":
+        return _Result(_to(state, "work_engineer" if yes else "work_roll"))
+    if stage == "work_engineer":
         if yes:
-            return _Result(
-                _to(state, "order"), ("a difficult task needs an engineer; choose another order",)
-            )
-        return _Result(_to(state, "work_roll"))
+            return _Result(_to(state, "work_roll"))
+        return _Result(
+            _to(state, "order", no_work=True),
+            ("a difficult task needs an engineer present; choose another order",),
+        )
     if stage == "volley_ask":
         if yes:
             charger, volley = ctx.actor, ctx.target
@@ -567,9 +656,10 @@ def _on_choice(state: GameState, key: str) -> _Result:
     if stage == "melee_cover":
         attacker = state.force(ctx.actor)
         defender = state.force(ctx.target)
+        cover = {"defender_cover": key == "defender", "attacker_uphill": key == "attacker"}
         if attacker.kind == "cavalry" and defender.kind == "infantry":
-            return _Result(_to(state, "melee_square", defender_cover=yes))
-        return _Result(_to(state, "melee_attacker_roll", defender_cover=yes))
+            return _Result(_to(state, "melee_square", **cover))
+        return _Result(_to(state, "melee_attacker_roll", **cover))
     if stage == "melee_square":
         return _Result(_to(state, "melee_attacker_roll", square=yes))
     if stage in ("come_on_attacker_use", "come_on_defender_use"):
@@ -584,14 +674,24 @@ def _on_choice(state: GameState, key: str) -> _Result:
                     nxt,
                     pursuit=True,
                     defender_cover=False,
+                    attacker_uphill=False,
                     square=False,
                     attacker_took=0,
                     defender_took=0,
                 ),
                 (f"{ctx.actor} pursues {defender.name} and attacks again",),
             )
-        return _Result(_next_charge(state), (f"{ctx.actor} does not pursue",))
+        return _prefix(_next_charge(state), (f"{ctx.actor} does not pursue",))
     raise RulesError(f"no choice expected at stage {stage!r}")
+
+
+def _join(state: GameState) -> _Result:
+    """Follow Me!: the commander becomes the unit's leader and moves with it from now on."""
+    ctx = state.ctx
+    commander = replace(state.force(ctx.actor), joined=ctx.target, acted=True)
+    unit = replace(state.force(ctx.target), leader=commander.name, leader_back_turn=0)
+    state = state.with_force(commander).with_force(unit)
+    return _Result(_finish_activation(state), (f"{commander.name} joins {unit.name}",))
 
 
 def _on_order(state: GameState, key: str) -> _Result:
@@ -606,12 +706,15 @@ def _on_order(state: GameState, key: str) -> _Result:
         return _Result(_to(state, "move_broken"), lines)
     if key == "charge":
         return _Result(_to(state, "charge_target"))
+    if key == "join":
+        return _Result(_to(state, "join_target"))
     if key == "rally":
         return _Result(_to(state, "rally_near"))
     if key == "hold":
         return _Result(_unit_done(state, name, True), (f"{name} holds its fire",))
     if key == "stand":
-        return _Result(_unit_done(state, name, False), (f"{name} stands",))
+        line = f"{name} stands to meet the charge" if state.engaged(name) else f"{name} stands"
+        return _Result(_unit_done(state, name, False), (line,))
     if key == "work":
         return _Result(_to(state, "work_task"))
     if key == "lay":
@@ -698,17 +801,21 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         return _prefix(_after_come_on(state, attacking), (line,), cues)
     if stage == "work_roll":
         f = state.force(ctx.actor)
-        total = state.work_points(f.side, ctx.task) + outcome.headline
+        # every 6 points finishes one task of that kind; the rest stays on the next one
+        finished, left = divmod(
+            state.work_points(f.side, ctx.task) + outcome.headline, tables.ENGINEERING_TASK_POINTS
+        )
         work = tuple(w for w in state.work if (w[0], w[1]) != (f.side, ctx.task))
-        done = state.works_done
-        if total >= tables.ENGINEERING_TASK_POINTS:
-            done = (*done, (f.side, ctx.task))
-            total -= tables.ENGINEERING_TASK_POINTS
-            line = f"{f.name} finishes a {ctx.task.replace('_', ' ')}"
+        if left:
+            work = (*work, (f.side, ctx.task, left))
+        what = task_text(ctx.task)
+        if finished:
+            line = f"{f.name} completes: {what}" + (f" (x{finished})" if finished > 1 else "")
+            if left:
+                line += f"; {left}/{tables.ENGINEERING_TASK_POINTS} towards the next"
         else:
-            line = f"{f.name} works on a {ctx.task.replace('_', ' ')}: {total}/6 points"
-        if total:
-            work = (*work, (f.side, ctx.task, total))
+            line = f"{f.name} works at: {what}, {left}/{tables.ENGINEERING_TASK_POINTS} points"
+        done = state.works_done + ((f.side, ctx.task),) * finished
         new = replace(state, work=work, works_done=done)
         return _Result(_unit_done(new, f.name, False), (line,))
     if stage == "blow_roll":
@@ -723,6 +830,10 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         )
         return _Result(_unit_done(new, f.name, False), (line,))
     raise RulesError(f"no roll expected at stage {stage!r}")
+
+
+def task_text(task: str) -> str:
+    return dict(tables.ENGINEERING_TASKS)[task]
 
 
 def _prefix(result: _Result, lines: tuple[str, ...], cues: frozenset[str] = frozenset()) -> _Result:
@@ -747,7 +858,7 @@ def _take_hits(f: Force, hits: int) -> Force:
 
 def _after_move(state: GameState) -> _Result:
     ctx = state.ctx
-    if ctx.charging:
+    if ctx.charging or ctx.joining:
         return _Result(_to(state, "contact"))
     return _Result(_unit_done(state, ctx.actor, False))
 
@@ -780,11 +891,12 @@ def _after_steady(state: GameState) -> _Result:
     target = state.force(ctx.target)
     if target.figures == 0:
         state = state.with_force(_destroy(target))
+        target = state.force(ctx.target)
     if (
         not ctx.returning
         and not ctx.in_charge
         and target.held_fire
-        and target.can_shoot
+        and can_shoot(state, target)
         and state.force(ctx.actor).in_play
     ):
         return _Result(_to(state, "return_ask"))
@@ -803,43 +915,45 @@ def _after_return(state: GameState) -> _Result:
         new = replace(state, ctx=Context(actor=charge.attacker, target=charge.defender))
         attacker = new.force(charge.attacker)
         if not attacker.in_play:
-            return _prefix(
-                _Result(_next_charge(new)), (f"{attacker.name} is stopped before contact",)
-            )
+            return _prefix(_next_charge(new), (f"{attacker.name} is stopped before contact",))
         return _Result(replace(new, stage="melee_cover"))
-    actor = ctx.target if ctx.returning else ctx.actor
-    if ctx.returning:
-        # the original shooter's activation ends now
-        return _Result(_unit_done(state, ctx.target, False))
-    return _Result(_unit_done(state, actor, False))
+    # return fire ends the original shooter's activation
+    return _Result(_unit_done(state, ctx.target if ctx.returning else ctx.actor, False))
 
 
 # ------------------------------------------------------------------ charges
 
 
-def _start_charges(state: GameState) -> GameState:
-    return _open_charge(replace(state, stage="charges", ctx=Context()))
-
-
-def _open_charge(state: GameState) -> GameState:
-    """Set up the first charge still on the list, skipping ones with no one left."""
+def _open_charge(state: GameState) -> _Result:
+    """Set up the first charge still on the list; say why any before it lapsed."""
+    lines: list[str] = []
     while state.charges:
         charge = state.charges[0]
         attacker = state.force(charge.attacker)
         defender = state.force(charge.defender)
-        if attacker.in_play and defender.in_play:
+        if not attacker.in_play:
+            lines.append(f"{attacker.name} is no longer in play: its charge lapses")
+        elif not defender.in_play:
+            lines.append(f"{defender.name} is gone: {attacker.name} may occupy the position")
+        elif defender.name in state.gave_ground:
+            lines.append(
+                f"{defender.name} has already given ground: {attacker.name} may occupy the position"
+            )
+        else:
             ctx = Context(actor=attacker.name, target=defender.name)
             volley = (
                 state.options.held_fire_volley_at_chargers
                 and defender.held_fire
-                and defender.can_shoot
+                and can_shoot(state, defender)
             )
-            return replace(state, ctx=ctx, stage="volley_ask" if volley else "melee_cover")
+            stage = "volley_ask" if volley else "melee_cover"
+            lines.append(f"Charge: {attacker.name} against {defender.name}")
+            return _Result(replace(state, ctx=ctx, stage=stage), tuple(lines))
         state = replace(state, charges=state.charges[1:])
-    return _end_turn(state)
+    return _Result(_end_turn(state), tuple(lines))
 
 
-def _next_charge(state: GameState) -> GameState:
+def _next_charge(state: GameState) -> _Result:
     return _open_charge(replace(state, charges=state.charges[1:], ctx=Context()))
 
 
@@ -885,7 +999,8 @@ def _after_come_on(state: GameState, attacking: bool) -> _Result:
 
 def _apply_charge_result(state: GameState) -> _Result:
     ctx = state.ctx
-    attacker = _take_hits(state.force(ctx.actor), ctx.attacker_took)
+    attacker_before = state.force(ctx.actor)
+    attacker = _take_hits(attacker_before, ctx.attacker_took)
     defender_before = state.force(ctx.target)
     if defender_before.routed:
         # pursuit into a routed unit: the hits fall on the runaways
@@ -895,14 +1010,19 @@ def _apply_charge_result(state: GameState) -> _Result:
             figures=defender_before.figures - down,
             removed=defender_before.removed + down,
         )
-        state = state.with_force(defender)
-        return _Result(
-            _next_charge(state),
+        return _prefix(
+            _next_charge(state.with_force(defender)),
             (f"{ctx.actor} cuts down {down} of the routed {defender.name}",),
-            cues=frozenset({"death"}) if down else frozenset(),
+            frozenset({"death"}) if down else frozenset(),
         )
     defender = _take_hits(defender_before, ctx.defender_took)
-    result = charge_result(ctx.attacker_took, ctx.defender_took, attacker.shaken, defender.shaken)
+    judged_before = state.options.shaken_rout_check == "before_hits"
+    result = charge_result(
+        ctx.attacker_took,
+        ctx.defender_took,
+        (attacker_before if judged_before else attacker).shaken,
+        (defender_before if judged_before else defender).shaken,
+    )
     lines = [
         f"result: {ctx.actor} took {ctx.attacker_took}, {ctx.target} took {ctx.defender_took}",
         *result.lines,
@@ -916,28 +1036,36 @@ def _apply_charge_result(state: GameState) -> _Result:
     if result.defender_moves == "routs" or not defender.figures:
         defender = _destroy(defender)
         cues.add("resolve_failed")
-    state = state.with_force(attacker).with_force(defender)
+    moved = tuple(
+        f.name
+        for f, moves in ((attacker, result.attacker_moves), (defender, result.defender_moves))
+        if moves != "stands"
+    )
+    state = replace(
+        state.with_force(attacker).with_force(defender), gave_ground=state.gave_ground + moved
+    )
     if (
         result.loser == "defender"
         and attacker.kind == "cavalry"
         and attacker.in_play
+        and defender.figures
         and not ctx.pursuit
     ):
         lines.append(f"{defender.name} gives ground: {attacker.name} may pursue")
         return _Result(_to(state, "pursue_ask"), tuple(lines), cues=frozenset(cues))
     if result.loser == "defender" and attacker.in_play:
         lines.append(f"{attacker.name} may occupy the position")
-    return _Result(_next_charge(state), tuple(lines), cues=frozenset(cues))
+    return _prefix(_next_charge(state), tuple(lines), frozenset(cues))
 
 
 # ------------------------------------------------------------- turn changes
 
 
-def _next_player(state: GameState) -> GameState:
+def _next_player(state: GameState) -> _Result:
     state = replace(state, ctx=Context())
     if state.player == 0:
-        return replace(state, player=1, stage="pick_unit")
-    return _start_charges(state)
+        return _Result(replace(state, player=1, stage="pick_unit"))
+    return _open_charge(replace(state, stage="charges"))
 
 
 def _end_turn(state: GameState) -> GameState:
@@ -945,30 +1073,69 @@ def _end_turn(state: GameState) -> GameState:
     for f in state.forces:
         back = 0 if 0 < f.leader_back_turn <= state.turn else f.leader_back_turn
         forces.append(replace(f, acted=False, leader_back_turn=back))
-    state = replace(state, forces=tuple(forces), charges=(), ctx=Context(), player=0)
+    state = replace(
+        state, forces=tuple(forces), charges=(), gave_ground=(), ctx=Context(), player=0
+    )
     if state.turn >= state.turn_limit:
         return replace(state, finished=True, stage="over")
     return replace(state, turn=state.turn + 1, stage="initiative")
 
 
+def _commanders_follow(state: GameState) -> tuple[GameState, tuple[str, ...]]:
+    """A joined commander shares his unit's fate: he leaves the field with it."""
+    lines = []
+    for f in state.forces:
+        if f.joined and not f.routed and not state.force(f.joined).on_table:
+            state = state.with_force(replace(f, routed=True))
+            lines.append(f"{f.name} leaves the field with {f.joined}")
+    return state, tuple(lines)
+
+
+def _pointless_roll(state: GameState) -> _Result | None:
+    """A roll that cannot score is settled at once, without asking for dice: too few
+    figures for a single die, or modifiers that leave no face able to hit."""
+    if state.finished or _choice(state) is not None:
+        return None
+    roll = _roll(state)
+    if roll is None:
+        return None
+    action, params = roll
+    request = action.request(params)
+    odds = action.odds(params)
+    if odds.headline.get(0) != 1 or any(odds.effects.values()):
+        return None
+    why = "too few figures for a die" if not request.dice_count else "no die can hit"
+    dice = tuple(1 for _ in range(request.dice_count))  # any faces: none of them scores
+    outcome = action.resolve(params, dice)
+    return _prefix(_on_roll(state, outcome, dice), (f"{request.reason}: {why}, no roll",))
+
+
 def _settle(result: _Result, turn: int) -> _Result:
-    """Run the automatic steps: empty order lists, game over, turn end."""
+    """Run the automatic steps: empty order lists, rolls of no dice, game over, turn end."""
     state = result.state
     log = list(result.log)
     cues = set(result.cues)
     for _ in range(100):
+        state, lines = _commanders_follow(state)
+        log.extend(lines)
         if not state.finished and any(
             not any(f.in_play for f in state.forces if f.side == side) for side in state.sides
         ):
             state = replace(state, finished=True, stage="side_gone")
         if state.finished:
             break
+        step: _Result | None = None
         if state.stage == "pick_unit" and not any(
             f.side == state.active_side and f.in_play and not f.acted for f in state.forces
         ):
-            state = _next_player(state)
-            continue
-        break
+            step = _next_player(state)
+        else:
+            step = _pointless_roll(state)
+        if step is None:
+            break
+        state = step.state
+        log.extend(step.log)
+        cues |= step.cues
     turn_over = state.turn != turn or (state.finished and state.stage == "over")
     if turn_over and not any(line.startswith("End of turn") for line in log):
         log.append(f"End of turn {turn}")
@@ -984,8 +1151,8 @@ def _settle(result: _Result, turn: int) -> _Result:
 
 
 def strength(state: GameState, side: str) -> tuple[int, int]:
-    """Figures still standing in units in play, and figures the side started with."""
-    standing = sum(f.figures for f in state.forces if f.side == side and f.in_play)
+    """Figures still standing on the table, and figures the side started with."""
+    standing = sum(f.figures for f in state.forces if f.side == side and f.on_table)
     started = sum(f.start for f in state.forces if f.side == side)
     return standing, started
 
@@ -1019,6 +1186,8 @@ def describe(state: GameState) -> tuple[str, ...]:
             status.append("routed" if f.figures else "destroyed")
         elif f.shaken:
             status.append("shaken")
+        if f.joined and not f.routed:
+            status.append(f"with {f.joined}")
         if f.held_fire and f.in_play:
             status.append("holding fire")
         if f.leader and f.leader_back_turn:
@@ -1027,8 +1196,18 @@ def describe(state: GameState) -> tuple[str, ...]:
         lines.append(
             f"  {f.name}: {f.figures}/{f.start} up, {f.casualties} down, {f.removed} lost{extra}"
         )
-    for side, task in state.works_done:
-        lines.append(f"  {side} built: {task.replace('_', ' ')}")
+    built: dict[tuple[str, str], int] = {}
+    for done in state.works_done:
+        built[done] = built.get(done, 0) + 1
+    for (side, task), count in built.items():
+        lines.append(f"  {side} built: {task_text(task)}" + (f" (x{count})" if count > 1 else ""))
+    for side, task, points in state.work:
+        lines.append(
+            f"  {side} working at: {task_text(task)}, "
+            f"{points}/{tables.ENGINEERING_TASK_POINTS} points"
+        )
+    for side, laid in state.laid:
+        lines.append(f"  {side}: {laid} demolition charge{'s' if laid > 1 else ''} laid")
     if state.demolished:
         lines.append(f"  the {state.demolition_target.replace('_', ' ')} is destroyed")
     return tuple(lines)

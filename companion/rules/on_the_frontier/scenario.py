@@ -37,6 +37,20 @@ OPTIONS: tuple[RuleOption, ...] = (
         True,
         (True, False),
     ),
+    RuleOption(
+        "hold_fire_kinds",
+        "Who may hold fire: only infantry and skirmishers, as the shooting rules name them "
+        "(infantry_and_skirmishers), or any unit that can shoot (any_shooter).",
+        "infantry_and_skirmishers",
+        ("infantry_and_skirmishers", "any_shooter"),
+    ),
+    RuleOption(
+        "shaken_rout_check",
+        "A unit that loses a charge routs if it is below half strength: counted after the "
+        "charge's hits are laid down (after_hits) or as it stood before (before_hits).",
+        "after_hits",
+        ("after_hits", "before_hits"),
+    ),
 )
 
 MELEE_WEAPONS: tuple[str, ...] = ("bayonet", "sword", "lance", "spear", "club", "none")
@@ -57,6 +71,8 @@ class Options:
     natural_six_always_hits: bool = False
     difficult_target_stacks: bool = False
     held_fire_volley_at_chargers: bool = True
+    hold_fire_kinds: str = "infantry_and_skirmishers"
+    shaken_rout_check: str = "after_hits"
 
 
 def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
@@ -75,9 +91,11 @@ def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
     six = values["natural_six_always_hits"]
     stack = values["difficult_target_stacks"]
     volley = values["held_fire_volley_at_chargers"]
-    assert isinstance(odd, str)
+    hold = values["hold_fire_kinds"]
+    rout = values["shaken_rout_check"]
+    assert isinstance(odd, str) and isinstance(hold, str) and isinstance(rout, str)
     assert isinstance(six, bool) and isinstance(stack, bool) and isinstance(volley, bool)
-    return Options(odd, six, stack, volley)
+    return Options(odd, six, stack, volley, hold, rout)
 
 
 def _fail(unit: str, field: str, problem: str) -> ScenarioError:
@@ -138,6 +156,12 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
     ranks = traits_raw.get("ranks", 1)
     if ranks not in (1, 2) or isinstance(ranks, bool):
         raise _fail(name, "traits.ranks", f"{ranks!r} is not allowed; use 1 or 2")
+    if ranks == 2 and kind == "artillery":
+        raise _fail(name, "traits.ranks", "guns are not drawn up in ranks; every gunner counts")
+    if traits_raw.get("engineers") and kind not in tables.FOOT_KINDS:
+        raise _fail(
+            name, "traits.engineers", f"only foot ({', '.join(sorted(tables.FOOT_KINDS))}) dig"
+        )
     return Unit(
         name=name,
         side=side,
@@ -182,7 +206,7 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     setup_raw = raw.get("setup", {})
     if not isinstance(setup_raw, dict):
         raise ScenarioError("[setup] must be a table")
-    read_setup(setup_raw)
+    read_setup(setup_raw, sides)
     notes = raw.get("notes", "")
     return Scenario(
         system=SYSTEM,
@@ -198,7 +222,7 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
 @dataclass(frozen=True)
 class Setup:
     turn_limit: int
-    engineering: bool  # units may do engineering work
+    engineering: tuple[str, ...]  # the sides whose foot may do engineering work
     demolition_target: str  # "" when there is nothing to blow up
     demolition_points: int
 
@@ -206,16 +230,26 @@ class Setup:
 SETUP_KEYS = ("turn_limit", "engineering", "demolition_target", "demolition_points")
 
 
-def read_setup(raw: Mapping[str, ScenarioValue]) -> Setup:
+def _engineering_sides(value: ScenarioValue, sides: tuple[str, ...]) -> tuple[str, ...]:
+    """`engineering` is true (both sides), false (neither) or a list of side names."""
+    if isinstance(value, bool):
+        return sides if value else ()
+    if isinstance(value, list) and all(isinstance(v, str) and v in sides for v in value):
+        return tuple(s for s in sides if s in value)
+    raise ScenarioError(
+        f"[setup] engineering must be true, false or a list of sides ({', '.join(sides)}), "
+        f"got {value!r}"
+    )
+
+
+def read_setup(raw: Mapping[str, ScenarioValue], sides: tuple[str, ...]) -> Setup:
     for key in raw:
         if key not in SETUP_KEYS:
             raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(SETUP_KEYS)}")
     limit = raw.get("turn_limit")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 50:
         raise ScenarioError(f"[setup] turn_limit must be a whole number 1..50, got {limit!r}")
-    engineering = raw.get("engineering", False)
-    if not isinstance(engineering, bool):
-        raise ScenarioError(f"[setup] engineering must be true or false, got {engineering!r}")
+    engineering = _engineering_sides(raw.get("engineering", False), sides)
     target = raw.get("demolition_target", "")
     if not isinstance(target, str) or (target and target not in DEMOLITION_TARGETS):
         raise ScenarioError(

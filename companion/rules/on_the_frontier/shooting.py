@@ -16,7 +16,6 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
-    RulesError,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
@@ -226,10 +225,3 @@ STEADY = Action(
     odds=steady_odds,
     examples=({"hits_taken": 1}, {"hits_taken": 3}),
 )
-
-
-def check_can_shoot(weapon: str) -> None:
-    if weapon not in tables.WEAPONS:
-        raise RulesError(
-            f"{weapon!r} cannot shoot; shooting weapons are {', '.join(tables.WEAPONS)}"
-        )

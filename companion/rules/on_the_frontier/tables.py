@@ -24,6 +24,15 @@ UNIT_KINDS: tuple[str, ...] = (
 #: Kinds that shooters find hard to hit (one less on each die).
 DIFFICULT_TARGET_KINDS: frozenset[str] = frozenset({"skirmishers", "artillery", "cavalry"})
 
+#: Kinds the rules let choose to hold their fire (others fire or do not).
+HOLD_FIRE_KINDS: frozenset[str] = frozenset({"infantry", "skirmishers"})
+
+#: Kinds that may move and charge (guns, wagons and lone commanders do not charge).
+CHARGING_KINDS: frozenset[str] = frozenset({"infantry", "skirmishers", "tribesmen", "cavalry"})
+
+#: Kinds that can do engineering work (foot).
+FOOT_KINDS: frozenset[str] = frozenset({"infantry", "skirmishers", "tribesmen"})
+
 #: Kinds that cross broken ground without the penalty.
 IGNORE_BROKEN_GROUND_KINDS: frozenset[str] = frozenset({"skirmishers", "tribesmen"})
 

@@ -233,3 +233,24 @@ def test_wrong_dice_are_refused() -> None:
         resolve("shoot", [5], figures=8)
     with pytest.raises(RulesError, match="reads 1-6"):
         resolve("move", [0])
+
+
+@pytest.mark.parametrize(
+    ("kind", "reminder"),
+    [
+        ("cavalry", "some broken ground is impassable to cavalry"),
+        ("artillery", "some broken ground is impassable to guns and wagons"),
+        ("wagons", "some broken ground is impassable to guns and wagons"),
+        ("infantry", None),
+        ("skirmishers", None),
+    ],
+)
+def test_broken_ground_impassable_reminder(kind: str, reminder: str | None) -> None:
+    details = resolve("move", [3], kind=kind, broken_ground=True).details
+    assert (reminder in details) if reminder else not any("impassable" in d for d in details)
+
+
+def test_road_column_reminder_and_no_broken_ground_penalty() -> None:
+    out = resolve("move", [3], kind="infantry", broken_ground=True, road_column=True)
+    assert out.headline == 9
+    assert "road column two wide: off-road terrain ignored" in out.details

@@ -7,6 +7,7 @@ import pytest
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.charges import charge_modifier
 from companion.rules.on_the_frontier.movement import move_inches, move_penalty
+from companion.rules.on_the_frontier.params import hit_faces
 from companion.rules.on_the_frontier.rally import rally_faces, rally_modifier
 from companion.rules.on_the_frontier.shooting import shooting_modifier
 
@@ -203,3 +204,59 @@ def test_other_numbers() -> None:
     assert tables.NEAR_ENEMY_INCHES == 6
     assert tables.COMMANDER_AWAY_TURNS == 1
     assert {"skirmishers", "artillery", "cavalry"} == tables.DIFFICULT_TARGET_KINDS
+
+
+@pytest.mark.parametrize(
+    ("kind", "difficult", "crosses_broken_ground", "holds_fire", "charges", "digs"),
+    [
+        ("infantry", False, False, True, True, True),
+        ("skirmishers", True, True, True, True, True),
+        ("tribesmen", False, True, False, True, True),
+        ("cavalry", True, False, False, True, False),
+        ("artillery", True, False, False, False, False),
+        ("wagons", False, False, False, False, False),
+        ("commander", False, False, False, False, False),
+    ],
+)
+def test_troop_type_row(
+    kind: str,
+    difficult: bool,
+    crosses_broken_ground: bool,
+    holds_fire: bool,
+    charges: bool,
+    digs: bool,
+) -> None:
+    assert (kind in tables.DIFFICULT_TARGET_KINDS) is difficult
+    assert (kind in tables.IGNORE_BROKEN_GROUND_KINDS) is crosses_broken_ground
+    assert (kind in tables.HOLD_FIRE_KINDS) is holds_fire
+    assert (kind in tables.CHARGING_KINDS) is charges
+    assert (kind in tables.FOOT_KINDS) is digs
+
+
+@pytest.mark.parametrize(
+    ("hit_on", "modifier", "natural_six", "faces"),
+    [
+        (5, 0, False, {5, 6}),  # muskets, rifles, every charge
+        (5, +1, False, {4, 5, 6}),
+        (5, -1, False, {6}),
+        (5, -2, False, set()),
+        (5, -2, True, {6}),
+        (5, -3, True, {6}),
+        (4, 0, False, {4, 5, 6}),  # artillery
+        (4, +1, False, {3, 4, 5, 6}),
+        (4, -1, False, {5, 6}),
+        (4, -2, False, {6}),
+        (4, -3, False, set()),
+    ],
+)
+def test_hit_faces_row(hit_on: int, modifier: int, natural_six: bool, faces: set[int]) -> None:
+    assert hit_faces(hit_on, modifier, natural_six) == frozenset(faces)
+
+
+@pytest.mark.parametrize(
+    ("task", "points"),
+    [("barricade", 6), ("fortify_house", 6), ("clear_obstruction", 6), ("redoubt", 6)],
+)
+def test_engineering_task_row(task: str, points: int) -> None:
+    assert task in dict(tables.ENGINEERING_TASKS)
+    assert points == tables.ENGINEERING_TASK_POINTS

@@ -1,0 +1,89 @@
+"""A small test scenario and a driver that plays scripted inputs through `advance`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules import get_ruleset
+from companion.rules.core import AwaitChoice, Chosen, Rolled
+from companion.rules.on_the_frontier.game import GameState
+
+RULES = get_ruleset("on_the_frontier")
+
+Input = str | list[int]
+
+
+def base_units() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "Rifles",
+            "side": "Blue",
+            "kind": "infantry",
+            "figures": 8,
+            "weapons": ["rifle"],
+            "leader": "Capt A",
+        },
+        {"name": "Horse", "side": "Blue", "kind": "cavalry", "figures": 4, "weapons": ["lance"]},
+        {
+            "name": "Warband",
+            "side": "Red",
+            "kind": "tribesmen",
+            "figures": 8,
+            "weapons": ["sword"],
+            "leader": "Chief",
+        },
+        {"name": "Muskets", "side": "Red", "kind": "infantry", "figures": 6, "weapons": ["musket"]},
+    ]
+
+
+def scenario_dict(
+    *extra: dict[str, Any], options: dict[str, Any] | None = None, **setup: Any
+) -> dict[str, Any]:
+    return {
+        "system": "on_the_frontier",
+        "title": "Test skirmish",
+        "sides": ["Blue", "Red"],
+        "setup": {"turn_limit": 2, **setup},
+        "options": options or {},
+        "units": [*base_units(), *extra],
+    }
+
+
+def new_game(
+    *extra: dict[str, Any], options: dict[str, Any] | None = None, **setup: Any
+) -> GameState:
+    state = RULES.start(RULES.load_scenario(scenario_dict(*extra, options=options, **setup)))
+    assert isinstance(state, GameState)
+    return state
+
+
+def play(state: GameState, *inputs: Input) -> tuple[GameState, list[str]]:
+    """Feed choices (str) and rolls (list) in order; every step must be deterministic."""
+    log: list[str] = []
+    for given in inputs:
+        inp = Rolled(tuple(given)) if isinstance(given, list) else Chosen(given)
+        t = RULES.advance(state, inp)
+        assert RULES.advance(state, inp).state == t.state
+        assert isinstance(t.state, GameState)
+        state = t.state
+        log.extend(t.log)
+    return state, log
+
+
+def choice_keys(state: GameState) -> list[str]:
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice), step
+    return [o.key for o in step.options]
+
+
+def unit(
+    name: str, side: str, kind: str, figures: int, *weapons: str, **more: Any
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "side": side,
+        "kind": kind,
+        "figures": figures,
+        "weapons": list(weapons),
+        **more,
+    }
