@@ -24,11 +24,17 @@ from companion.rules.core import (
 )
 from companion.rules.fighting_swashbucklers import command, fire, melee, morale, rally, tables
 from companion.rules.fighting_swashbucklers.dice import (
+    D10_ZERO_IS_10,
+    D10_ZERO_READINGS,
     DOUBLE_ZERO_IS_100,
     DOUBLE_ZERO_READINGS,
+    d10_meaning,
     d10_request,
+    d10_values,
+    describe_d10,
     percentile_request,
     percentile_values,
+    read_d10,
     read_percentile,
 )
 from companion.rules.odds import odds_from_outcomes
@@ -41,6 +47,13 @@ DOUBLE_ZERO = Param(
     'how a percentile "00" reads: 100 (the charts run 01-100) or 0',
     default=DOUBLE_ZERO_IS_100,
     choices=DOUBLE_ZERO_READINGS,
+)
+D10_ZERO = Param(
+    "d10_zero",
+    ParamKind.CHOICE,
+    "how a lone d10's 0 reads: 10 (the die runs 1-10) or 0 (0-9)",
+    default=D10_ZERO_IS_10,
+    choices=D10_ZERO_READINGS,
 )
 CP = Param("cp", ParamKind.INT, "the commanding officer's Command Points", 4, 0, 10)
 FIRERS: tuple[str, ...] = (*tables.POSE_NAMES, "cavalry")
@@ -55,6 +68,11 @@ CAVALRY_FF = Param(
     0,
     1,
 )
+
+
+def count(n: int, singular: str, plural: str) -> str:
+    """'1 man', '2 men': the play-by-play is read aloud at the table."""
+    return f"{n} {singular if n == 1 else plural}"
 
 
 def _int(params: Params, name: str) -> int:
@@ -82,9 +100,10 @@ def _percentile(params: Params, request: RollRequest, dice: Sequence[int]) -> tu
     return value, f"d% {dice[0]}{dice[1]} reads {value}"
 
 
-def _d10(request: RollRequest, dice: Sequence[int]) -> int:
+def _d10(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
     check_dice(request, dice)
-    return dice[0]
+    zero = _str(params, "d10_zero")
+    return read_d10(dice[0], zero), describe_d10(dice[0], zero)
 
 
 def _fold(label: str, counts: dict[tuple[int, frozenset[str]], int], total: int) -> Odds:
@@ -112,9 +131,9 @@ def _over_percentile(
     return _fold(label, counts, 100)
 
 
-def _over_d10(label: str, fn: Callable[[int], tuple[int, frozenset[str]]]) -> Odds:
+def _over_d10(params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]) -> Odds:
     counts: dict[tuple[int, frozenset[str]], int] = {}
-    for die in range(10):
+    for die in d10_values(_str(params, "d10_zero")):
         key = fn(die)
         counts[key] = counts.get(key, 0) + 1
     return _fold(label, counts, 10)
@@ -224,18 +243,22 @@ SECOND_ACTION = Action(
 
 def _reaction_request(params: Params) -> RollRequest:
     cp = _int(params, "cp")
-    return d10_request(f"Reaction fire: {cp} CP x d10", "one unit reacts per 10 points")
+    return d10_request(
+        f"Reaction fire: {cp} CP x d10", "one unit reacts per 10 points", _str(params, "d10_zero")
+    )
 
 
 def _reaction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     cp = _int(params, "cp")
-    die = _d10(_reaction_request(params), dice)
+    die, line = _d10(params, _reaction_request(params), dice)
     units = command.reacting_units(cp, die)
     return Outcome(
         units,
         "reacting units",
         details=(
-            f"{cp} CP x {die} = {command.reacting_points(cp, die)} points: {units} units react",
+            line,
+            f"{cp} CP x {die} = {command.reacting_points(cp, die)} points: "
+            + count(units, "unit reacts", "units react"),
         ),
     )
 
@@ -244,13 +267,13 @@ REACTION_FIRE = Action(
     "reaction-fire",
     "Reaction fire",
     "How many of the non-phasing side's units may react with fire: CP x d10, one a 10.",
-    (CP,),
+    (CP, D10_ZERO),
     _reaction_request,
     _reaction_resolve,
     lambda p: _over_d10(
-        "reacting units", lambda d: (command.reacting_units(_int(p, "cp"), d), frozenset())
+        p, "reacting units", lambda d: (command.reacting_units(_int(p, "cp"), d), frozenset())
     ),
-    examples=({"cp": 3}, {"cp": 5}, {"cp": 0}),
+    examples=({"cp": 3}, {"cp": 5, "d10_zero": "0"}, {"cp": 0}),
 )
 
 # ------------------------------------------------------------ morale
@@ -317,7 +340,10 @@ def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     if result.band == morale.FAILED:
         parity = "odd" if value % 2 else "even"
         n = result.losses
-        verdict = f"{value} > {level}: failed, {parity} roll: {n} men off, {n} markers"
+        verdict = (
+            f"{value} > {level}: failed, {parity} roll: "
+            f"{count(n, 'man', 'men')} off, {count(n, 'marker', 'markers')}"
+        )
     elif result.band == morale.PROVOKED:
         reaction = morale.provoked_reaction(_str(params, "kind"))
         verdict = f"{value} <= half ML: provoked, the squad must {reaction}"
@@ -407,9 +433,12 @@ def _rifle_request(params: Params) -> RollRequest:
     men = _int(params, "men")
     factor = _firer_factor(params)
     if not fire.rifle_needs_roll(men):
-        return RollRequest(f"Full squad fires: {factor} markers, no roll", ())
+        return RollRequest(f"Full squad fires: {count(factor, 'marker', 'markers')}, no roll", ())
     chance = tables.fire_chance(men)
-    return percentile_request(f"{men} men fire ({chance}%)", f"{chance} or less: {factor} markers")
+    return percentile_request(
+        f"{count(men, 'man fires', 'men fire')} ({chance}%)",
+        f"{chance} or less: {count(factor, 'marker', 'markers')}",
+    )
 
 
 def _rifle_outcome(men: int, factor: int, value: int | None) -> tuple[int, frozenset[str]]:
@@ -429,7 +458,9 @@ def _rifle_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     markers = fire.rifle_markers(men, factor, value)
     chance = tables.fire_chance(men)
     verdict = (
-        f"{value} <= {chance}: {factor} markers" if markers else f"{value} > {chance}: no effect"
+        f"{value} <= {chance}: {count(factor, 'marker', 'markers')}"
+        if markers
+        else f"{value} > {chance}: no effect"
     )
     return Outcome(markers, "markers", details=(line, verdict))
 
@@ -539,20 +570,23 @@ MACHINE_GUN_FIRE = Action(
 def _cannon_request(params: Params) -> RollRequest:
     rng = _int(params, "range")
     tens = fire.range_tens(rng)
-    return d10_request(f'Cannon at {rng}": d10 - {tens}', f"markers = d10 - {tens}, none below")
+    return d10_request(
+        f"Cannon, range tens digit {tens}: d10 - {tens}",
+        f"markers = d10 - {tens}, none below",
+        _str(params, "d10_zero"),
+    )
 
 
 def _cannon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     rng = _int(params, "range")
-    die = _d10(_cannon_request(params), dice)
+    die, line = _d10(params, _cannon_request(params), dice)
     tens = fire.range_tens(rng)
     markers = fire.cannon_markers(die, rng)
+    verdict = count(markers, "marker", "markers") if markers else "no impact"
     return Outcome(
         markers,
         "markers",
-        details=(
-            f'd10 {die} - tens digit {tens} of {rng}" = {markers if die >= tens else "no impact"}',
-        ),
+        details=(line, f'D {die} - R {tens} (tens digit of {rng}"): {verdict}'),
     )
 
 
@@ -560,13 +594,13 @@ CANNON_FIRE = Action(
     "cannon-fire",
     "Cannon fire",
     "Cannon: a d10 less the tens digit of the range in inches, in markers.",
-    (Param("range", ParamKind.INT, "range in inches", 12, 0, fire.MAX_CANNON_RANGE),),
+    (Param("range", ParamKind.INT, "range in inches", 12, 0, fire.MAX_CANNON_RANGE), D10_ZERO),
     _cannon_request,
     _cannon_resolve,
     lambda p: _over_d10(
-        "markers", lambda d: (fire.cannon_markers(d, _int(p, "range")), frozenset())
+        p, "markers", lambda d: (fire.cannon_markers(d, _int(p, "range")), frozenset())
     ),
-    examples=({"range": 5}, {"range": 37}, {"range": 99}),
+    examples=({"range": 5}, {"range": 37, "d10_zero": "0"}, {"range": 99}),
 )
 
 # ------------------------------------------------------------ rough terrain
@@ -630,7 +664,7 @@ COMMANDER_FACTOR = Param(
 )
 
 
-def _factor(params: Params, side: str) -> int:
+def _side_factor(params: Params, side: str) -> int:
     return melee.melee_factor(
         _str(params, side),
         martinet=_bool(params, f"{side}_martinet"),
@@ -644,12 +678,13 @@ WINNER_LABEL = "winner (0 tie, 1 attacker, 2 defender)"
 
 
 def _pair_request(params: Params) -> RollRequest:
-    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
+    zero = _str(params, "d10_zero")
     return RollRequest(
         f"Melee pair: {a} x d10 against {d} x d10",
         (
-            DiceGroup(DieKind.D10, 1, "attacker", f"x {a}"),
-            DiceGroup(DieKind.D10, 1, "defender", f"x {d}"),
+            DiceGroup(DieKind.D10, 1, "attacker", d10_meaning(f"x {a}", zero)),
+            DiceGroup(DieKind.D10, 1, "defender", d10_meaning(f"x {d}", zero)),
         ),
     )
 
@@ -659,9 +694,11 @@ def _pair_effects(result: melee.PairResult) -> frozenset[str]:
 
 
 def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
     check_dice(_pair_request(params), dice)
-    r = melee.pair_result(a, d, dice[0], dice[1])
+    zero = _str(params, "d10_zero")
+    x, y = read_d10(dice[0], zero), read_d10(dice[1], zero)
+    r = melee.pair_result(a, d, x, y)
     if r.winner == melee.TIE:
         verdict = "a tie: the pair fights again"
     else:
@@ -671,25 +708,30 @@ def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         WINNER_LABEL,
         _pair_effects(r),
         (
-            f"attacker {a} x {dice[0]} = {r.attacker_product}, "
-            f"defender {d} x {dice[1]} = {r.defender_product}",
+            f"attacker {a} x {x} = {r.attacker_product}, defender {d} x {y} = {r.defender_product}",
             verdict,
         ),
     )
 
 
 def _pair_odds(params: Params) -> Odds:
-    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
     counts: dict[tuple[int, frozenset[str]], int] = {}
-    for x in range(10):
-        for y in range(10):
+    values = d10_values(_str(params, "d10_zero"))
+    for x in values:
+        for y in values:
             r = melee.pair_result(a, d, x, y)
             key = (WINNER_NUMBERS[r.winner], _pair_effects(r))
             counts[key] = counts.get(key, 0) + 1
     return _fold(WINNER_LABEL, counts, 100)
 
 
-MELEE_PARAMS = (*_side_params("attacker"), *_side_params("defender"), COMMANDER_FACTOR)
+MELEE_PARAMS = (
+    *_side_params("attacker"),
+    *_side_params("defender"),
+    COMMANDER_FACTOR,
+    D10_ZERO,
+)
 
 MELEE_PAIR = Action(
     "melee-pair",
@@ -703,18 +745,20 @@ MELEE_PAIR = Action(
         {},
         {"attacker": "cavalry", "defender": "commander", "defender_advantage": True},
         {"attacker": "prone", "attacker_martinet": True, "defender": "standing"},
+        {"attacker": "cavalry", "defender": "prone", "d10_zero": "0"},
     ),
 )
 
 
 def _round_request(params: Params) -> RollRequest:
     n = _int(params, "pairs")
-    a, d = _factor(params, "attacker"), _factor(params, "defender")
+    a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
+    zero = _str(params, "d10_zero")
     return RollRequest(
-        f"Melee round: {n} pairs, {a} against {d}",
+        f"Melee round: {count(n, 'pair', 'pairs')}, {a} against {d}",
         (
-            DiceGroup(DieKind.D10, n, "attackers", f"x {a}, paired in order"),
-            DiceGroup(DieKind.D10, n, "defenders", f"x {d}, paired in order"),
+            DiceGroup(DieKind.D10, n, "attackers", d10_meaning(f"x {a}, paired in order", zero)),
+            DiceGroup(DieKind.D10, n, "defenders", d10_meaning(f"x {d}, paired in order", zero)),
         ),
     )
 
@@ -728,10 +772,17 @@ def _round_effects(defenders_routed: bool, attackers_routed: bool) -> frozenset[
     return frozenset(out)
 
 
+def melee_round_result(params: Params, dice: Sequence[int]) -> melee.RoundResult:
+    """Every pairing of a melee-round roll, its dice read as `d10_zero` says (the game uses it)."""
+    zero = _str(params, "d10_zero")
+    att, dfn = (tuple(read_d10(x, zero) for x in g) for g in _round_request(params).split(dice))
+    return melee.round_result(
+        _side_factor(params, "attacker"), _side_factor(params, "defender"), att, dfn
+    )
+
+
 def _round_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    a, d = _factor(params, "attacker"), _factor(params, "defender")
-    att, dfn = _round_request(params).split(dice)
-    r = melee.round_result(a, d, att, dfn)
+    r = melee_round_result(params, dice)
     lines = tuple(
         f"pair {i}: {p.attacker_product} v {p.defender_product}: "
         + ("tie" if p.winner == melee.TIE else p.winner + (" routs him" if p.routed else " wins"))
@@ -746,8 +797,8 @@ def _round_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _round_odds(params: Params) -> Odds:
-    a, d = _factor(params, "attacker"), _factor(params, "defender")
-    dist = melee.round_distribution(_int(params, "pairs"), a, d)
+    a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
+    dist = melee.round_distribution(_int(params, "pairs"), a, d, _str(params, "d10_zero"))
     weighted: Weighted = [(p, wins, _round_effects(dr, ar)) for (wins, dr, ar), p in dist.items()]
     return odds_from_outcomes("defenders beaten", weighted)
 
@@ -760,7 +811,11 @@ MELEE_ROUND = Action(
     _round_request,
     _round_resolve,
     _round_odds,
-    examples=({"pairs": 1}, {"pairs": 2, "attacker": "cavalry", "defender": "prone"}),
+    examples=(
+        {"pairs": 1},
+        {"pairs": 2, "attacker": "cavalry", "defender": "prone"},
+        {"pairs": 2, "defender_advantage": True, "d10_zero": "0"},
+    ),
 )
 
 # ------------------------------------------------------------ martinet
@@ -810,7 +865,11 @@ MARTINET_FATE = Action(
 
 def _rally_request(params: Params) -> RollRequest:
     cp = _int(params, "cp")
-    return d10_request(f"Rally: {cp} CP x d10 / 10 men", "a fraction: percentile for one more")
+    return d10_request(
+        f"Rally: {cp} CP x d10 / 10 men",
+        "a fraction: percentile for one more",
+        _str(params, "d10_zero"),
+    )
 
 
 def _fraction_request(percent: int) -> RollRequest:
@@ -819,16 +878,18 @@ def _fraction_request(percent: int) -> RollRequest:
 
 def _rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     cp = _int(params, "cp")
-    die = _d10(_rally_request(params), dice)
+    die, line = _d10(params, _rally_request(params), dice)
     whole = rally.rally_whole_men(cp, die)
     percent = rally.rally_fraction_percent(cp, die)
-    details = [f"{cp} CP x {die} / 10 = {rally.rally_points(cp, die) / 10:g} men"]
+    details = [line, f"{cp} CP x {die} / 10 = {rally.rally_points(cp, die) / 10:g} men"]
     follow = None
     effects: frozenset[str] = frozenset()
     if percent:
         follow = _fraction_request(percent)
         effects = frozenset({"fraction"})
-        details.append(f"{whole} men now; roll percentile {percent} or less for one more")
+        details.append(
+            f"{count(whole, 'man', 'men')} now; roll percentile {percent} or less for one more"
+        )
     return Outcome(whole, "men rallied", effects, tuple(details), follow_up=follow)
 
 
@@ -841,11 +902,11 @@ RALLY = Action(
     "rally",
     "Rally",
     "Men rallied from the routed: CP x d10 / 10; a fraction asks for rally-fraction.",
-    (CP,),
+    (CP, D10_ZERO),
     _rally_request,
     _rally_resolve,
-    lambda p: _over_d10("men rallied", lambda d: _rally_outcome(_int(p, "cp"), d)),
-    examples=({"cp": 3}, {"cp": 5}),
+    lambda p: _over_d10(p, "men rallied", lambda d: _rally_outcome(_int(p, "cp"), d)),
+    examples=({"cp": 3}, {"cp": 5, "d10_zero": "0"}),
 )
 
 

@@ -1,4 +1,9 @@
-"""How the game's dice are read: the d10 (0-9) and the percentile (tens, units).
+"""How the game's dice are read: the d10 alone and the percentile (tens, units).
+
+The seed never says how a lone d10's 0 reads. It multiplies the die (melee
+factor x d10, CP x d10) and counts down from it (the cannon's D - R), so by
+default a 0 reads 10 and a d10 runs 1-10; the option `d10_zero` = "0" reads it
+as zero (0-9). Every lone d10 goes through `read_d10`.
 
 The seed's charts run 01 to 100, so by default "00" (tens 0, units 0) reads
 100. The option `double_zero` = "0" reads it as zero instead (it then falls in
@@ -8,15 +13,34 @@ through `read_percentile`, so the reading is honoured everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 
 from companion.rules.core import DiceGroup, DieKind, RollRequest, percentile_value
 
+D10_ZERO_IS_10 = "10"
+D10_ZERO_IS_0 = "0"
+D10_ZERO_READINGS: tuple[str, ...] = (D10_ZERO_IS_10, D10_ZERO_IS_0)
+
 DOUBLE_ZERO_IS_100 = "100"
 DOUBLE_ZERO_IS_0 = "0"
 DOUBLE_ZERO_READINGS: tuple[str, ...] = (DOUBLE_ZERO_IS_100, DOUBLE_ZERO_IS_0)
+
+
+def read_d10(face: int, d10_zero: str) -> int:
+    """A lone d10: 1..10 by default (0 reads 10), 0..9 with d10_zero "0"."""
+    if not 0 <= face <= 9:
+        raise ValueError(f"a d10 reads 0-9, got {face}")
+    return 10 if face == 0 and d10_zero == D10_ZERO_IS_10 else face
+
+
+def d10_values(d10_zero: str) -> tuple[int, ...]:
+    """The ten equally likely readings of a lone d10, face 0 first."""
+    return tuple(read_d10(face, d10_zero) for face in range(10))
+
+
+def describe_d10(face: int, d10_zero: str) -> str:
+    value = read_d10(face, d10_zero)
+    return f"d10 {face}" if value == face else f"d10 {face} reads {value}"
 
 
 def read_percentile(tens: int, units: int, double_zero: str) -> int:
@@ -28,10 +52,6 @@ def read_percentile(tens: int, units: int, double_zero: str) -> int:
 def percentile_values(double_zero: str) -> tuple[int, ...]:
     """The hundred equally likely readings of a percentile roll."""
     return tuple(read_percentile(t, u, double_zero) for t in range(10) for u in range(10))
-
-
-PERCENT_EACH = Fraction(1, 100)
-D10_EACH = Fraction(1, 10)
 
 
 def percentile_groups(label: str, meaning: str) -> tuple[DiceGroup, ...]:
@@ -46,16 +66,10 @@ def percentile_request(reason: str, meaning: str, *, secret: bool = False) -> Ro
     return RollRequest(reason, percentile_groups("d%", meaning), secret=secret)
 
 
-def d10_request(reason: str, meaning: str, count: int = 1, label: str = "d10") -> RollRequest:
-    return RollRequest(reason, (DiceGroup(DieKind.D10, count, label, meaning),))
+def d10_meaning(meaning: str, d10_zero: str) -> str:
+    """What a lone d10 means on the screen, with how its 0 reads."""
+    return f"{meaning}; 0 reads {read_d10(0, d10_zero)}"
 
 
-def percent_under(percent: int, double_zero: str) -> Fraction:
-    """Chance that a percentile roll reads `percent` or less."""
-    return sum((PERCENT_EACH for v in percentile_values(double_zero) if v <= percent), Fraction(0))
-
-
-def describe_percentile(dice: Sequence[int], double_zero: str) -> str:
-    tens, units = dice[0], dice[1]
-    value = read_percentile(tens, units, double_zero)
-    return f"d% {tens}{units} reads {value}"
+def d10_request(reason: str, meaning: str, d10_zero: str) -> RollRequest:
+    return RollRequest(reason, (DiceGroup(DieKind.D10, 1, "d10", d10_meaning(meaning, d10_zero)),))

@@ -40,7 +40,17 @@ from companion.rules.core import (
     Transition,
     check_dice,
 )
-from companion.rules.fighting_swashbucklers import actions, command, fire, melee, morale, tables
+from companion.rules.fighting_swashbucklers import (
+    actions,
+    command,
+    fire,
+    melee,
+    morale,
+    rally,
+    tables,
+)
+from companion.rules.fighting_swashbucklers.actions import count
+from companion.rules.fighting_swashbucklers.dice import read_d10
 from companion.rules.fighting_swashbucklers.movement import (
     AIRBORNE,
     LANDED,
@@ -48,6 +58,7 @@ from companion.rules.fighting_swashbucklers.movement import (
     can_fire_in,
     can_vanish,
     move_inches,
+    needs_rough_roll,
     other_formation,
 )
 from companion.rules.fighting_swashbucklers.scenario import OPTIONS
@@ -188,7 +199,8 @@ def _fire_targets(s: GameState, u: SquadState) -> tuple[SquadState, ...]:
 
 
 def _charge_targets(s: GameState, u: SquadState) -> tuple[SquadState, ...]:
-    return _enemies(s, u)
+    """Squads first: the commanding officer is usually behind his line, so he comes last."""
+    return tuple(sorted(_enemies(s, u), key=lambda e: e.is_commander))
 
 
 def _label(text: str, limit: int = 18) -> str:
@@ -253,9 +265,13 @@ def _zero(s: GameState) -> dict[str, int | bool | str]:
     return {"double_zero": _opt_str(s, "double_zero")}
 
 
+def _d10_reading(s: GameState) -> dict[str, int | bool | str]:
+    return {"d10_zero": _opt_str(s, "d10_zero")}
+
+
 def _fire_roll(s: GameState, u: SquadState, range_inches: int) -> _Roll:
     if u.kind == tables.CANNON:
-        return _Roll(actions.CANNON_FIRE, {"range": range_inches}, u.name)
+        return _Roll(actions.CANNON_FIRE, {"range": range_inches, **_d10_reading(s)}, u.name)
     firer = "cavalry" if u.kind == tables.CAVALRY else u.pose
     params: dict[str, int | bool | str] = {
         "men": u.men,
@@ -290,6 +306,7 @@ def _fight_params(s: GameState, f: FightState) -> dict[str, int | bool | str]:
         "defender_martinet": f.defender_martinet,
         "defender_advantage": f.advantage == "defender",
         "commander_factor": _opt_int(s, "commander_factor"),
+        **_d10_reading(s),
     }
 
 
@@ -304,7 +321,8 @@ def _roll_for(s: GameState) -> _Roll | None:
         cp = s.side(s.phasing).cp
         return _Roll(actions.SECOND_ACTION, {"cp": cp, **_zero(s)}, st.unit or s.phasing)
     if k == "reaction_roll":
-        return _Roll(actions.REACTION_FIRE, {"cp": s.side(s.non_phasing).cp}, s.non_phasing)
+        cp = s.side(s.non_phasing).cp
+        return _Roll(actions.REACTION_FIRE, {"cp": cp, **_d10_reading(s)}, s.non_phasing)
     if k == "fire_roll":
         return _fire_roll(s, s.unit(st.unit), st.number)
     if k == "rough_roll":
@@ -321,7 +339,7 @@ def _roll_for(s: GameState) -> _Roll | None:
     if k == "martinet_roll":
         return _Roll(actions.MARTINET_FATE, {"won": bool(st.number), **_zero(s)}, st.target)
     if k == "rally_roll":
-        return _Roll(actions.RALLY, {"cp": s.side(s.phasing).cp}, s.phasing)
+        return _Roll(actions.RALLY, {"cp": s.side(s.phasing).cp, **_d10_reading(s)}, s.phasing)
     if k == "rally_fraction":
         return _Roll(actions.RALLY_FRACTION, {"percent": st.number, **_zero(s)}, s.phasing)
     return None
@@ -388,8 +406,7 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
         return AwaitChoice(f"{m.attacker} v {m.defender}: edge?", fixed, m.attacker)
     if k == "pick_rally":
         opts = [Choice(f"rally:{u.name}", _label(label)) for u, label in _rally_targets(s)]
-        opts.append(Choice("end", "Leave the rest"))
-        return AwaitChoice(f"Rally {st.number} men to?", tuple(opts), s.phasing)
+        return AwaitChoice(f"Rally {st.number} to?", tuple(opts), s.phasing)
     if k == "pick_holder":
         name, points = s.objectives[st.number]
         opts = [Choice(f"hold:{side.name}", _label(side.name)) for side in s.sides]
@@ -409,7 +426,7 @@ def _action_options(s: GameState, u: SquadState) -> tuple[Choice, ...]:
     if not u.is_commander and _charge_targets(s, u):
         opts.append(Choice("charge", "Charge"))
     opts.append(Choice("move", f'Move {move_inches(u.kind)}"'))
-    if u.kind in (tables.INFANTRY, tables.MACHINE_GUN, tables.CAVALRY):
+    if u.kind in tables.FORMED_KINDS:
         opts.append(Choice("deploy", f"Form {other_formation(u.formation)}"))
     if can_vanish(u.kind, u.pose) and u.actions_used == 0 and u.hyperspace == ON_TABLE:
         opts.append(Choice("vanish", "Hyper-space"))
@@ -422,7 +439,7 @@ def _rally_targets(s: GameState) -> tuple[tuple[SquadState, str], ...]:
     for u in s.units:
         if u.side != s.phasing or u.routed <= 0 or u.airborne or u.captured:
             continue
-        if u.men > 0:
+        if u.men > 0 or _opt_str(s, "lost_squad_rally") == "by_man":
             out.append((u, f"+1 {u.name}"))
         elif s.stage.number >= u.routed:
             out.append((u, f"{u.name} whole"))
@@ -481,7 +498,7 @@ def advance(state: object, given: GameInput) -> Transition:
         outcome = roll.action.resolve(roll.params, given.dice)
         out.outcome = outcome
         out.cues.add("dice")
-        out.log.append(f"{step.request.reason}: {outcome.headline} {outcome.headline_label}")
+        out.log.append(step.request.reason)  # the details below give the verdict
         out.log.extend(f"  {line}" for line in outcome.details)
         new = _on_roll(s.at(stage=Stage()), s.stage, given.dice, outcome, out)
     else:
@@ -531,9 +548,6 @@ def _on_choice(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
     if k == "pick_advantage":
         return _begin_fight(s, st.number, rest, out)
     if k == "pick_rally":
-        if key == "end":
-            out.log.append(f"{st.number} rallied men are not placed")
-            return _end_half(s, out)
         return _rally_to(s, rest, st.number, out)
     if k == "pick_holder":
         holders = (*s.holders, rest)
@@ -572,7 +586,7 @@ def _on_action(s: GameState, u: SquadState, key: str, out: _Out) -> GameState:
     if key == "fire":
         return s.at(stage=Stage("pick_target", u.name, purpose="fire"))
     if key in ("move", "charge"):
-        if u.formation == tables.LINE and not u.rough_passed and not u.is_commander:
+        if needs_rough_roll(u.formation) and not u.rough_passed and not u.is_commander:
             return s.at(stage=Stage("ask_rough", u.name, purpose=key))
         return _moved(s, u.name, key, out)
     raise RulesError(f"unknown action {key!r}")  # pragma: no cover
@@ -638,7 +652,8 @@ def _after_fire(
 ) -> GameState:
     t = s.unit(target)
     if markers > 0:
-        out.log.append(f"{target} takes {markers} markers ({t.markers + markers} in all)")
+        taken = count(markers, "marker", "markers")
+        out.log.append(f"{target} takes {taken} ({t.markers + markers} in all)")
         s = s.with_unit(t.with_(markers=t.markers + markers, test_due=True, last_fired_by=firer))
     else:
         out.log.append(f"{target}: no impact")
@@ -696,7 +711,8 @@ def _on_morale(s: GameState, name: str, points: int, outcome: Outcome, out: _Out
             markers=u.markers + losses,
             test_due=again and u.men - losses > 0,
         )
-        out.log.append(f"{name} fails (ML {level}): {losses} men rout, {u.men} left")
+        routs = count(losses, "man routs", "men rout")
+        out.log.append(f"{name} fails (ML {level}): {routs}, {u.men} left")
         s = s.with_unit(u)
         charging = [m for m in s.melees if m.attacker == name]
         if stressed and charging and _opt_str(s, "failed_charge") == "halts":
@@ -755,9 +771,6 @@ def _begin_fight(s: GameState, index: int, advantage: str, out: _Out) -> GameSta
     m = s.melees[index]
     a, d = s.unit(m.attacker), s.unit(m.defender)
 
-    def soldiers(u: SquadState) -> int:
-        return min(u.men, 1) if u.formation == tables.COLUMN and not u.is_commander else u.men
-
     fight = FightState(
         attacker=a.name,
         defender=d.name,
@@ -766,8 +779,8 @@ def _begin_fight(s: GameState, index: int, advantage: str, out: _Out) -> GameSta
         attacker_martinet=_leader(s, a, tables.MARTINET) is not None,
         defender_martinet=_leader(s, d, tables.MARTINET) is not None,
         advantage=advantage,
-        attacker_soldiers=soldiers(a),
-        defender_soldiers=soldiers(d),
+        attacker_soldiers=melee.fighting_men(a.men, column=a.formation == tables.COLUMN),
+        defender_soldiers=melee.fighting_men(d.men, column=d.formation == tables.COLUMN),
         attacker_officer=_leader(s, a, tables.ORDINARY_OFFICER) is not None,
         defender_officer=_leader(s, d, tables.ORDINARY_OFFICER) is not None,
     )
@@ -781,22 +794,7 @@ def _begin_fight(s: GameState, index: int, advantage: str, out: _Out) -> GameSta
 def _on_melee_round(s: GameState, dice: Sequence[int], out: _Out) -> GameState:
     f = s.fight
     assert f is not None
-    params = _fight_params(s, f)
-    request = actions.MELEE_ROUND.request(params)
-    att_dice, def_dice = request.split(dice)
-    af = melee.melee_factor(
-        f.attacker_fighter,
-        martinet=f.attacker_martinet,
-        advantage=f.advantage == "attacker",
-        commander_factor=_opt_int(s, "commander_factor"),
-    )
-    df = melee.melee_factor(
-        f.defender_fighter,
-        martinet=f.defender_martinet,
-        advantage=f.advantage == "defender",
-        commander_factor=_opt_int(s, "commander_factor"),
-    )
-    result = melee.round_result(af, df, att_dice, def_dice)
+    result = actions.melee_round_result(_fight_params(s, f), dice)
     by_man = _opt_str(s, "threefold_rout") == melee.ROUT_BY_MAN
     a_sold, a_off, d_sold, d_off = (
         f.attacker_soldiers,
@@ -814,7 +812,8 @@ def _on_melee_round(s: GameState, dice: Sequence[int], out: _Out) -> GameState:
                 commander_lost = True
             if i < f.defender_soldiers:
                 d_sold -= 1
-                if pair.routed and by_man:
+                # a commanding officer who loses is captured, not routed
+                if pair.routed and by_man and f.defender_fighter != "commander":
                     d_routed += 1
             else:
                 d_off = False
@@ -856,14 +855,15 @@ def _on_melee_round(s: GameState, dice: Sequence[int], out: _Out) -> GameState:
     return s.at(fight=f)
 
 
-def _rout_men(s: GameState, name: str, count: int, out: _Out) -> GameState:
-    if count <= 0:
+def _rout_men(s: GameState, name: str, beaten: int, out: _Out) -> GameState:
+    if beaten <= 0:
         return s
     u = s.unit(name)
-    count = min(count, u.men)
-    out.log.append(f"{name}: {count} men beaten threefold rout from the field")
+    beaten = min(beaten, u.men)
+    routs = count(beaten, "man beaten threefold routs", "men beaten threefold rout")
+    out.log.append(f"{name}: {routs} from the field")
     out.cues.add("death")
-    return s.with_unit(u.with_(men=u.men - count, routed=u.routed + count))
+    return s.with_unit(u.with_(men=u.men - beaten, routed=u.routed + beaten))
 
 
 def _commander_captured(s: GameState, f: FightState, out: _Out) -> GameState:
@@ -891,7 +891,12 @@ def _end_fight(s: GameState, f: FightState, out: _Out, forced_winner: str = "") 
     winner = f.attacker if attacker_won else f.defender
     loser = f.defender if attacker_won else f.attacker
     w, lo = s.unit(winner), s.unit(loser)
-    if _opt_str(s, "threefold_rout") == melee.ROUT_BY_UNIT and f.last_loss_routed and lo.men:
+    if (
+        _opt_str(s, "threefold_rout") == melee.ROUT_BY_UNIT
+        and f.last_loss_routed
+        and lo.men
+        and not lo.is_commander
+    ):
         out.log.append(f"{loser} beaten threefold: the whole unit routs")
         out.cues.add("death")
         s = s.with_unit(lo.with_(men=0, routed=lo.routed + lo.men))
@@ -920,6 +925,9 @@ def _rally_to(s: GameState, name: str, men: int, out: _Out) -> GameState:
     if u.men > 0:
         placed = 1
         out.log.append(f"1 man rallies to {name}")
+    elif _opt_str(s, "lost_squad_rally") == "by_man":
+        placed = 1
+        out.log.append(f"1 man of {name} rallies beside the commanding officer")
     else:
         placed = u.routed
         out.log.append(f"{name} rallies whole beside the commanding officer")
@@ -929,7 +937,7 @@ def _rally_to(s: GameState, name: str, men: int, out: _Out) -> GameState:
         s = s.at(stage=Stage("pick_rally", number=left))
         if _rally_targets(s):
             return s
-        out.log.append(f"{left} rallied men have nowhere to go")
+        out.log.append(f"{count(left, 'rallied man has', 'rallied men have')} nowhere to go")
     return _end_half(s.at(stage=Stage()), out)
 
 
@@ -996,7 +1004,8 @@ def _on_roll(
         return s
     if k == "rally_roll":
         if "fraction" in outcome.effects:
-            percent = (s.side(s.phasing).cp * dice[0] % 10) * 10
+            die = read_d10(dice[0], _opt_str(s, "d10_zero"))
+            percent = rally.rally_fraction_percent(s.side(s.phasing).cp, die)
             return s.at(stage=Stage("rally_fraction", number=percent, count=outcome.headline))
         return _rally_place(s, outcome.headline, out)
     if k == "rally_fraction":
@@ -1005,7 +1014,7 @@ def _on_roll(
 
 
 def _rally_place(s: GameState, men: int, out: _Out) -> GameState:
-    out.log.append(f"{s.phasing} rallies {men} men")
+    out.log.append(f"{s.phasing} rallies {count(men, 'man', 'men')}")
     if men <= 0:
         return _end_half(s, out)
     s = s.at(stage=Stage("pick_rally", number=men))
@@ -1164,10 +1173,12 @@ def _step_phase(s: GameState, out: _Out) -> GameState:
 
 def describe(state: object) -> tuple[str, ...]:
     s = _state(state)
-    lines = [
-        f"{s.title}: turn {min(s.turn, s.turn_limit)}/{s.turn_limit}, "
-        f"{s.phasing} phasing, {s.phase}"
-    ]
+    turn = f"turn {min(s.turn, s.turn_limit)}/{s.turn_limit}"
+    if s.finished:
+        head = f"{s.title}: game over in {turn}: {_result(s)}"
+    else:
+        head = f"{s.title}: {turn}, {s.phasing} phasing, {s.phase}"
+    lines = [head]
     for side in s.sides:
         cp = "?" if side.cp < 0 else str(side.cp)
         lines.append(f"{side.name}: CP {cp}, VP {side.victory_points}")
@@ -1176,7 +1187,7 @@ def describe(state: object) -> tuple[str, ...]:
         if u.routed:
             bits.append(f"{u.routed} routed")
         if u.markers:
-            bits.append(f"{u.markers} markers")
+            bits.append(count(u.markers, "marker", "markers"))
         if u.formation == tables.COLUMN:
             bits.append("column")
         if u.hyperspace:
@@ -1190,6 +1201,9 @@ def describe(state: object) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _result(s: GameState) -> str:
+    return f"{s.winner + ' wins' if s.winner else 'a draw'}: {s.ending}"
+
+
 def _summary(s: GameState) -> tuple[str, ...]:
-    head = f"{s.winner} wins" if s.winner else "a draw"
-    return (f"{head}: {s.ending}", *describe(s))
+    return (_result(s), *describe(s)[1:])

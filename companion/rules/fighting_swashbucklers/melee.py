@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from companion.rules.fighting_swashbucklers import tables
+from companion.rules.fighting_swashbucklers.dice import d10_values
 
 ATTACKER = "attacker"
 DEFENDER = "defender"
@@ -24,7 +25,7 @@ ROUT_BY_MAN = "man"
 ROUT_BY_UNIT = "unit"
 THREEFOLD_ROUT_READINGS: tuple[str, ...] = (ROUT_BY_MAN, ROUT_BY_UNIT)
 
-COMMANDER_FACTORS: tuple[int, ...] = (12, 10)  # option `commander_factor`
+COMMANDER_FACTORS: tuple[int, ...] = (tables.COMMANDER_MELEE_FACTOR, 10)  # option
 
 # What a side in melee may be: a pose of foot, cavalry, or the commanding officer.
 FIGHTER_CHOICES: tuple[str, ...] = (*tables.POSE_NAMES, "cavalry", "commander")
@@ -54,10 +55,9 @@ def melee_factor(
     return value
 
 
-def fighting_men(men: int, column: bool, ordinary_officer: bool) -> int:
-    """A column fights with one man, a line with all; a run-of-the-mill officer adds one."""
-    fighters = min(men, 1) if column else men
-    return fighters + (1 if ordinary_officer and men > 0 else 0)
+def fighting_men(men: int, *, column: bool) -> int:
+    """A column fights with one man, a line with all (a run-of-the-mill officer comes on top)."""
+    return min(men, 1) if column else men
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ class PairResult:
 def pair_result(
     attacker_factor: int, defender_factor: int, attacker_die: int, defender_die: int
 ) -> PairResult:
+    """One pairing; the dice are already read (see dice.read_d10)."""
     a = attacker_factor * attacker_die
     d = defender_factor * defender_die
     if a == d:
@@ -119,19 +120,21 @@ def round_result(
 PairKey = tuple[int, bool, bool]
 
 
-def pair_distribution(attacker_factor: int, defender_factor: int) -> dict[PairKey, Fraction]:
+def pair_distribution(
+    attacker_factor: int, defender_factor: int, d10_zero: str
+) -> dict[PairKey, Fraction]:
     """Exact chances of one pairing's result over the 100 pairs of d10 faces."""
-    return dict(_pair_distribution(attacker_factor, defender_factor))
+    return dict(_pair_distribution(attacker_factor, defender_factor, d10_zero))
 
 
 @lru_cache(maxsize=256)
 def _pair_distribution(
-    attacker_factor: int, defender_factor: int
+    attacker_factor: int, defender_factor: int, d10_zero: str
 ) -> tuple[tuple[PairKey, Fraction], ...]:
     out: dict[PairKey, Fraction] = {}
     each = Fraction(1, 100)
-    for a in range(10):
-        for d in range(10):
+    for a in d10_values(d10_zero):
+        for d in d10_values(d10_zero):
             r = pair_result(attacker_factor, defender_factor, a, d)
             key = (
                 1 if r.winner == ATTACKER else 0,
@@ -143,17 +146,17 @@ def _pair_distribution(
 
 
 def round_distribution(
-    pairs: int, attacker_factor: int, defender_factor: int
+    pairs: int, attacker_factor: int, defender_factor: int, d10_zero: str
 ) -> dict[PairKey, Fraction]:
     """(pairs won by the attacker, any defender routed, any attacker routed): exact DP."""
-    return dict(_round_distribution(pairs, attacker_factor, defender_factor))
+    return dict(_round_distribution(pairs, attacker_factor, defender_factor, d10_zero))
 
 
 @lru_cache(maxsize=1024)
 def _round_distribution(
-    pairs: int, attacker_factor: int, defender_factor: int
+    pairs: int, attacker_factor: int, defender_factor: int, d10_zero: str
 ) -> tuple[tuple[PairKey, Fraction], ...]:
-    one = pair_distribution(attacker_factor, defender_factor)
+    one = pair_distribution(attacker_factor, defender_factor, d10_zero)
     out: dict[PairKey, Fraction] = {(0, False, False): Fraction(1)}
     for _ in range(pairs):
         nxt: dict[PairKey, Fraction] = {}

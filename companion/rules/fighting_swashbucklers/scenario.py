@@ -11,12 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
-from companion.rules.fighting_swashbucklers import tables
-from companion.rules.fighting_swashbucklers.dice import DOUBLE_ZERO_READINGS
+from companion.rules.fighting_swashbucklers import fire, melee, tables
+from companion.rules.fighting_swashbucklers.dice import D10_ZERO_READINGS, DOUBLE_ZERO_READINGS
 
 SYSTEM = "fighting_swashbucklers"
 
 OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "d10_zero",
+        'How a lone d10\'s 0 reads: "10" (the die runs 1-10) or "0" (0-9).',
+        "10",
+        D10_ZERO_READINGS,
+    ),
     RuleOption(
         "double_zero",
         'How a percentile "00" reads: "100" (the charts run 01 to 100) or "0".',
@@ -53,20 +59,20 @@ OPTIONS: tuple[RuleOption, ...] = (
         "mg_crew",
         "Men on the machine gun itself; the rest of the squad fire rifles.",
         1,
-        (1, 2),
+        fire.MACHINE_GUN_CREWS,
     ),
     RuleOption(
         "cavalry_fire_factor",
         "Markers mounted cavalry place when they fire (0: cavalry do not fire).",
         1,
-        (1, 0),
+        fire.CAVALRY_FIRE_FACTORS,
     ),
     RuleOption(
         "commander_factor",
         "The commanding officer's melee value: 12 (section 6) or 10 (the playtest's "
         "12 with the +2 advantage).",
-        12,
-        (12, 10),
+        tables.COMMANDER_MELEE_FACTOR,
+        melee.COMMANDER_FACTORS,
     ),
     RuleOption(
         "captured_commander",
@@ -79,8 +85,15 @@ OPTIONS: tuple[RuleOption, ...] = (
         "threefold_rout",
         'A threefold win routs the beaten man ("man") or, on the deciding pairing, the '
         'whole losing unit ("unit").',
-        "man",
-        ("man", "unit"),
+        melee.ROUT_BY_MAN,
+        melee.THREEFOLD_ROUT_READINGS,
+    ),
+    RuleOption(
+        "lost_squad_rally",
+        "A squad with no one left on the field comes back only whole, beside the "
+        'commanding officer ("whole"), or a man at a time ("by_man").',
+        "whole",
+        ("whole", "by_man"),
     ),
 )
 OPTION_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS)
@@ -181,6 +194,8 @@ def _check_unit(raw: ScenarioValue, index: int, sides: tuple[str, ...]) -> Unit:
     elif "pose" in traits:
         raise _fail(f"{where} traits.pose", f"only foot squads have a pose, not {kind}")
     formation = _as_str(traits.get("formation"), f"{where} traits.formation", tables.LINE)
+    if "formation" in traits and kind not in tables.FORMED_KINDS:
+        raise _fail(f"{where} traits.formation", f"a {kind} has no formation")
     if formation not in tables.FORMATIONS:
         raise _fail(f"{where} traits.formation", f"is {formation!r}; allowed: line, column")
     if "leader_type" in traits:

@@ -50,6 +50,7 @@ CANNON = "cannon"
 COMMANDER = "commander"
 UNIT_KINDS: tuple[str, ...] = (INFANTRY, CAVALRY, MACHINE_GUN, CANNON, COMMANDER)
 FOOT_KINDS: tuple[str, ...] = (INFANTRY, MACHINE_GUN, CANNON)
+FORMED_KINDS: tuple[str, ...] = (INFANTRY, MACHINE_GUN, CAVALRY)  # line or column
 
 SQUAD_SIZE = 4  # a full squad; the Morale Level is 100% at this size
 

@@ -74,6 +74,7 @@ def test_scripted_game_play_by_play() -> None:
     assert isinstance(step, GameOver)
     assert step.winner == "Tribes"
     assert step.summary[0] == "Tribes wins: victory points Legion 3, Tribes 20"
+    assert RULES.describe(state)[0].endswith("game over in turn 1/1: " + step.summary[0])
 
 
 def test_scripted_game_state_at_key_points() -> None:
@@ -166,7 +167,7 @@ def charge_the_captain(**options: Any) -> GameState:
         c("target:Capt"),
         c("face:front"),
         c("end"),
-        r(0),
+        r(1),  # 4 CP x 1: no reaction
         c("adv:none"),
     )
     return state
@@ -212,7 +213,7 @@ def charge_l1_frontally(**options: Any) -> GameState:
         c("target:L1"),
         c("face:front"),
         c("end"),
-        r(0),
+        r(1),  # 4 CP x 1: no reaction
     )
     return state
 
@@ -261,7 +262,7 @@ def test_flank_attack_puts_the_attacker_advantage_first() -> None:
         c("target:MG"),
         c("face:rear"),
         c("end"),
-        r(0),
+        r(1),  # 4 CP x 1: no reaction
         r(9, 9),
     )  # MG fails its stress test
     assert keys(state)[0] == "adv:attacker"
@@ -316,62 +317,155 @@ def test_hyper_space_rangers_vanish_land_then_wait() -> None:
     state = begin(raw)
     state, _ = play(state, r(0, 1), c("unit:L1"))
     assert "vanish" in keys(state)
-    state, _ = play(state, c("vanish"), c("end"), r(0))
+    state, _ = play(state, c("vanish"), c("end"), r(1))  # 5 CP x 1: no reaction
     # the Tribes' half: L1 cannot be a target
     state, _ = play(state, r(9, 9), c("unit:T1"), c("fire"))
     assert "target:L1" not in keys(state)
-    state, _ = play(state, c("back"), c("end"), c("end"), r(0))
+    state, _ = play(state, c("back"), c("end"), c("end"), r(1))
     assert state.turn == 2 and state.phasing == "Legion"
     state, _ = play(state, r(9, 9), c("unit:L1"))
     assert keys(state) == ["land", "stay"]
     state, log = play(state, c("land"))
     assert "L1 materialise anywhere on the field; they do nothing more" in log
     assert "unit:L1" not in keys(state)  # landed: nothing more this turn
-    state, _ = play(state, c("end"), r(9), c("end"))  # the Tribes may react; they do not
+    state, _ = play(state, c("end"), r(9), c("unit:R1"))  # the Tribes react
+    assert "target:L1" in keys(state)  # landed: it can be fired on
+    state, _ = play(state, c("back"), c("end"))  # ... but they hold their fire
     state, _ = play(state, r(9, 9), c("end"), r(9))  # Tribes' turn 2; the Legion react
     assert keys(state) == ["unit:MG", "end"]  # landed this turn: no reaction fire
     state, _ = play(state, c("end"), r(9, 9))
     assert state.turn == 3 and "unit:L1" in keys(state)  # turn 3: free to act
 
 
-def test_whole_squad_rallies_beside_the_commander() -> None:
-    state = tribes_orders(begin(preset(failure_markers="test_again")))
+def wipe_out_t1(**options: Any) -> GameState:
+    """The Legion's reaction fire and T1's repeated failures leave T1 with no one on the field."""
+    state = tribes_orders(begin(preset(failure_markers="test_again", **options)))
     state, _ = play(
         state, c("end"), r(9), c("unit:MG"), c("target:T1"), r(0, 1), c("unit:L1"), c("target:T1")
     )
     assert state.unit("T1").markers == 11
-    state, log = play(state, r(9, 8))  # ML 35: even, two men off; and tests again
+    state, _ = play(state, r(9, 8))  # ML 35: even, two men off; and tests again
     assert state.unit("T1").test_due and state.unit("T1").men == 1
-    state, log = play(state, r(9, 8))  # ML 70 - 65 = 5: the last man goes
+    state, _ = play(state, r(9, 8))  # ML 70 - 65 = 5: the last man goes
     assert (state.unit("T1").men, state.unit("T1").routed) == (0, 3)
+    return state
+
+
+def test_whole_squad_rallies_beside_the_commander() -> None:
+    state = wipe_out_t1()
     state, log = play(state, r(9), r(9, 9))  # 5 x 9 = 45: 4 men, the half man fails
     assert "Tribes rallies 4 men" in log
-    assert keys(state) == ["rally:T1", "end"]
+    assert keys(state) == ["rally:T1"]  # every rallied man is placed where he can go
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and step.options[0].label == "T1 whole"
     state, log = play(state, c("rally:T1"))
     assert "T1 rallies whole beside the commanding officer" in log
-    assert "1 rallied men have nowhere to go" in log
+    assert "1 rallied man has nowhere to go" in log
     assert (state.unit("T1").men, state.phasing) == (3, "Legion")
 
 
 def test_a_rally_too_small_cannot_rebuild_a_lost_squad() -> None:
-    state = tribes_orders(begin(preset(failure_markers="test_again")))
-    state, _ = play(
-        state,
-        c("end"),
-        r(9),
-        c("unit:MG"),
-        c("target:T1"),
-        r(0, 1),
-        c("unit:L1"),
-        c("target:T1"),
-        r(9, 8),
-        r(9, 8),
-    )
+    state = wipe_out_t1()
     state, log = play(state, r(1))  # 5 x 1 = 5: half a man
     state, log = play(state, r(0, 1))  # and he comes: 1 man, too few for T1
     assert "no squad can take them" in log
+
+
+def test_lost_squad_rally_option_brings_men_back_one_at_a_time() -> None:
+    state = wipe_out_t1(lost_squad_rally="by_man")
+    state, log = play(state, r(1), r(0, 1))  # half a man, and he comes
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and [o.label for o in step.options] == ["+1 T1"]
+    state, log = play(state, c("rally:T1"))
+    assert "1 man of T1 rallies beside the commanding officer" in log
+    assert (state.unit("T1").men, state.unit("T1").routed) == (1, 2)
+
+
+def test_a_rally_die_of_zero_reads_ten_in_the_game() -> None:
+    state = wipe_out_t1()
+    state, log = play(state, r(0))  # 5 CP x 10 = 50: five men, no fraction to roll
+    assert "  5 CP x 10 / 10 = 5 men" in log
+    assert keys(state) == ["rally:T1"]
+
+
+def test_d10_zero_option_reads_zero_in_the_game() -> None:
+    state = tribes_orders(begin(preset(d10_zero="0")))
+    state, log = play(state, c("end"), r(0))
+    assert "  4 CP x 0 = 0 points: 0 units react" in log
+
+
+def test_charge_targets_list_the_commanding_officer_last() -> None:
+    state = tribes_orders(begin(preset()))
+    state, _ = play(state, c("unit:R1"), c("charge"), c("rough:no"))
+    assert keys(state) == ["target:L1", "target:MG", "target:Capt", "none"]
+
+
+def test_a_commander_beaten_threefold_is_captured_not_routed() -> None:
+    state = charge_the_captain()
+    state, _ = play(state, r(9, 1))  # 99 against 12: threefold
+    capt = state.unit("Capt")
+    assert (capt.men, capt.routed, capt.captured) == (1, 0, True)
+
+
+def test_a_column_moves_through_rough_terrain_without_a_roll() -> None:
+    raw = preset()
+    raw["units"][5]["traits"]["formation"] = "column"  # T1
+    state = tribes_orders(begin(raw))
+    state, log = play(state, c("unit:T1"), c("move"))
+    assert 'T1 moves up to 6" (column)' in log
+
+
+def test_a_line_that_passes_the_rough_does_not_roll_again_that_turn() -> None:
+    state = tribes_orders(begin(preset()))
+    state, _ = play(state, c("unit:T1"), c("move"), c("rough:yes"), r(7, 0))
+    state, log = play(state, c("move"))
+    assert 'T1 moves up to 6" (line)' in log
+
+
+def test_cavalry_charged_in_the_flank_and_provoked_turns_to_face() -> None:
+    raw = preset()
+    raw["setup"]["first_side"] = "Legion"
+    state = begin(raw)
+    state, _ = play(
+        state,
+        r(0, 1),  # a second action
+        c("unit:L1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:R1"),
+        c("face:flank"),
+        c("end"),
+        r(1),  # 5 CP x 1: no reaction
+    )
+    assert state.unit("R1").stress
+    state, log = play(state, r(1, 0))  # 10 against ML 50: provoked
+    assert "R1 advance and turn to face L1" in log
+    assert state.unit("R1").faced
+    assert keys(state)[0] == "adv:none"  # no longer disadvantaged
+
+
+def test_cannon_asks_the_range_and_rolls_d10_less_its_tens() -> None:
+    raw = preset()
+    raw["units"].append(
+        {
+            "name": "Gun",
+            "side": "Legion",
+            "kind": "cannon",
+            "figures": 3,
+            "traits": {"pose": "standing"},
+        }
+    )
+    raw["setup"]["first_side"] = "Legion"
+    state = begin(raw)
+    state, _ = play(state, r(9, 9), c("unit:Gun"))
+    assert keys(state) == ["fire", "charge", "move", "end"]  # a gun has no formation
+    state, _ = play(state, c("fire"), c("target:T1"))
+    assert keys(state) == [f"range:{t}" for t in range(10)]
+    state, _ = play(state, c("range:3"))
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and "tens digit 3" in step.request.reason
+    state, log = play(state, r(0))  # 10 - 3
+    assert "T1 takes 7 markers (7 in all)" in log
 
 
 def test_double_zero_option_in_the_game() -> None:
@@ -413,6 +507,12 @@ def broken(change: str) -> dict[str, Any]:
         units[2]["name"] = "L1"
     elif change == "system":
         raw["system"] = "fortboard"
+    elif change == "commander_formation":
+        units[0]["traits"] = {"formation": "column"}
+    elif change == "d10_zero":
+        raw["options"] = {"d10_zero": "1"}
+    elif change == "rally_option":
+        raw["options"] = {"lost_squad_rally": "never"}
     return raw
 
 
@@ -432,6 +532,9 @@ def broken(change: str) -> dict[str, Any]:
         ("leader_type", "unit 'R1' traits.leader_type: is 'hero'"),
         ("duplicate", "unit 'L1' name: is used twice"),
         ("system", "system: is 'fortboard'"),
+        ("commander_formation", "unit 'Capt' traits.formation: a commander has no formation"),
+        ("d10_zero", "[options] d10_zero: is '1'; allowed: '10', '0'"),
+        ("rally_option", "[options] lost_squad_rally: is 'never'; allowed: 'whole', 'by_man'"),
     ],
 )
 def test_a_broken_scenario_names_unit_and_field(change: str, message: str) -> None:
@@ -466,7 +569,7 @@ def charge_the_machine_gun(**options: Any) -> GameState:
         c("target:MG"),
         c("face:front"),
         c("end"),
-        r(0),
+        r(1),  # 4 CP x 1: no reaction
         r(5, 0),
         c("adv:none"),
     )
@@ -500,7 +603,7 @@ def test_run_of_the_mill_officer_fights_as_an_extra_man() -> None:
         c("target:L1"),
         c("face:flank"),
         c("end"),
-        r(0),
+        r(1),  # 4 CP x 1: no reaction
         r(5, 0),
         c("adv:attacker"),
     )
@@ -521,7 +624,7 @@ def test_column_fights_with_one_man_in_the_game() -> None:
         c("target:L1"),
         c("face:front"),
         c("end"),
-        r(0),
+        r(1),  # 4 CP x 1: no reaction
         r(5, 0),
         c("adv:none"),
     )

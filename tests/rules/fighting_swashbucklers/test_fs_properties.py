@@ -2,18 +2,38 @@
 
 from __future__ import annotations
 
+import random
+import tomllib
 from fractions import Fraction
+from importlib import resources
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.fighting_swashbucklers import fire, melee, morale
+from companion.rules import get_ruleset
+from companion.rules.core import AwaitChoice, Chosen, GameOver, ParamKind, Rolled
+from companion.rules.fighting_swashbucklers import fire, melee, morale, rally
 from companion.rules.fighting_swashbucklers.actions import ACTIONS
-from companion.rules.fighting_swashbucklers.dice import percentile_values, read_percentile
+from companion.rules.fighting_swashbucklers.dice import (
+    d10_values,
+    percentile_values,
+    read_d10,
+    read_percentile,
+)
+from companion.rules.fighting_swashbucklers.state import GameState
+from companion.rules.odds import enumerate_odds
 
 ZERO = st.sampled_from(("100", "0"))
+D10_ZERO = st.sampled_from(("10", "0"))
 FIGHTERS = st.sampled_from(melee.FIGHTER_CHOICES)
+POSES = st.sampled_from(("running", "standing", "kneeling", "prone"))
 D10 = st.integers(0, 9)
+READ_D10 = st.integers(0, 10)
+
+
+def odds_of(action: str, **params: int | bool | str):  # type: ignore[no-untyped-def]
+    a = ACTIONS[action]
+    return a.odds(a.complete_params(params))
 
 
 @given(D10, D10, ZERO)
@@ -25,6 +45,13 @@ def test_percentile_reads_within_its_range(tens: int, units: int, zero: str) -> 
 @given(ZERO)
 def test_each_reading_appears_once(zero: str) -> None:
     assert len(set(percentile_values(zero))) == 100
+
+
+@given(D10, D10_ZERO)
+def test_a_d10_reads_within_its_range(face: int, zero: str) -> None:
+    value = read_d10(face, zero)
+    assert (1 <= value <= 10) if zero == "10" else (0 <= value <= 9)
+    assert len(set(d10_values(zero))) == 10
 
 
 @given(st.integers(1, 4), st.integers(0, 40), st.booleans(), st.integers(0, 50), ZERO)
@@ -75,16 +102,61 @@ def test_fire_is_all_or_nothing(men: int, factor: int, roll: int) -> None:
     assert fire.rifle_markers(men, factor, roll) in (0, factor)
 
 
-@given(D10, st.integers(0, 99))
+@given(READ_D10, st.integers(0, 99))
 def test_cannon_never_exceeds_its_die(die: int, range_inches: int) -> None:
     markers = fire.cannon_markers(die, range_inches)
     assert 0 <= markers <= die
     assert markers == max(0, die - range_inches // 10)
 
 
-@given(st.integers(0, 99))
-def test_d10_zero_is_zero_for_the_cannon(range_inches: int) -> None:
-    assert fire.cannon_markers(0, range_inches) == 0
+@given(st.integers(0, 98), D10_ZERO)
+def test_a_longer_range_never_helps_the_cannon(range_inches: int, zero: str) -> None:
+    near = odds_of("cannon-fire", range=range_inches, d10_zero=zero)
+    far = odds_of("cannon-fire", range=range_inches + 1, d10_zero=zero)
+    assert far.mean() <= near.mean()
+    assert all(far.at_least(k) <= near.at_least(k) for k in range(1, 11))
+
+
+@given(st.integers(1, 4), POSES, st.integers(0, 1), ZERO)
+def test_fire_never_places_more_than_its_factor(
+    men: int, pose: str, cavalry_ff: int, zero: str
+) -> None:
+    factor = fire.fire_factor("infantry", pose, cavalry_ff)
+    rifle = odds_of("rifle-fire", men=men, firer=pose, double_zero=zero)
+    assert set(rifle.headline) <= {0, factor}
+    gun = odds_of("machine-gun-fire", men=men, firer=pose, double_zero=zero)
+    assert set(gun.headline) <= {4, 4 + factor}
+
+
+@given(st.integers(0, 9), D10_ZERO)
+def test_more_command_points_never_hurt(cp: int, zero: str) -> None:
+    for action, extra in (("reaction-fire", {"d10_zero": zero}), ("rally", {"d10_zero": zero})):
+        fewer = odds_of(action, cp=cp, **extra)
+        more = odds_of(action, cp=cp + 1, **extra)
+        assert all(more.at_least(k) >= fewer.at_least(k) for k in range(1, 11))
+        assert max(more.headline) <= cp + 1  # CP x d10 / 10 is never above the CP
+    second_fewer = odds_of("second-action", cp=cp)
+    second_more = odds_of("second-action", cp=cp + 1)
+    assert second_more.at_least(1) >= second_fewer.at_least(1)
+
+
+@given(st.integers(1, 4), st.integers(0, 40), st.integers(0, 45), ZERO)
+def test_leader_points_never_raise_the_chance_of_failing(
+    men: int, markers: int, points: int, zero: str
+) -> None:
+    fewer = odds_of("morale-test", men=men, markers=markers, leader_points=points, double_zero=zero)
+    more = odds_of(
+        "morale-test", men=men, markers=markers, leader_points=points + 5, double_zero=zero
+    )
+    assert more.effects.get("routed", Fraction(0)) <= fewer.effects.get("routed", Fraction(0))
+    assert more.mean() <= fewer.mean()
+
+
+@given(st.integers(1, 4), st.integers(0, 40), ZERO)
+def test_stress_never_lowers_the_chance_of_failing(men: int, markers: int, zero: str) -> None:
+    calm = odds_of("morale-test", men=men, markers=markers, double_zero=zero)
+    stressed = odds_of("morale-test", men=men, markers=markers, stress=True, double_zero=zero)
+    assert stressed.effects.get("routed", Fraction(0)) >= calm.effects.get("routed", Fraction(0))
 
 
 @given(st.integers(1, 20), st.integers(1, 20), D10, D10)
@@ -99,6 +171,22 @@ def test_melee_pair_is_antisymmetric(a: int, d: int, x: int, y: int) -> None:
 @given(st.integers(1, 20), st.integers(1, 20), D10)
 def test_a_zero_roll_never_wins_a_pair(a: int, d: int, x: int) -> None:
     assert melee.pair_result(a, d, 0, x).winner != "attacker"
+
+
+@given(st.integers(1, 20), st.integers(1, 20), st.integers(0, 9), READ_D10)
+def test_a_higher_die_never_turns_a_win_into_a_loss(a: int, d: int, x: int, y: int) -> None:
+    order = {"defender": 0, "tie": 1, "attacker": 2}
+    low = melee.pair_result(a, d, x, y)
+    high = melee.pair_result(a, d, x + 1, y)
+    assert order[high.winner] >= order[low.winner]
+
+
+@given(FIGHTERS, FIGHTERS, D10_ZERO)
+def test_a_martinet_never_lowers_his_squads_chance(a: str, d: str, zero: str) -> None:
+    plain = odds_of("melee-pair", attacker=a, defender=d, d10_zero=zero)
+    led = odds_of("melee-pair", attacker=a, defender=d, attacker_martinet=True, d10_zero=zero)
+    assert led.headline.get(1, Fraction(0)) >= plain.headline.get(1, Fraction(0))
+    assert led.headline.get(2, Fraction(0)) <= plain.headline.get(2, Fraction(0))
 
 
 @settings(max_examples=30)
@@ -119,20 +207,15 @@ def test_another_pair_never_lowers_the_chance_of_a_win(pairs: int, a: str, d: st
     assert more.at_least(1) >= few.at_least(1)
 
 
-@given(FIGHTERS, FIGHTERS)
-def test_a_bonus_never_lowers_the_attackers_chance(a: str, d: str) -> None:
-    action = ACTIONS["melee-pair"]
-    plain = action.odds(action.complete_params({"attacker": a, "defender": d}))
-    edge = action.odds(
-        action.complete_params({"attacker": a, "defender": d, "attacker_advantage": True})
-    )
+@given(FIGHTERS, FIGHTERS, D10_ZERO)
+def test_a_bonus_never_lowers_the_attackers_chance(a: str, d: str, zero: str) -> None:
+    plain = odds_of("melee-pair", attacker=a, defender=d, d10_zero=zero)
+    edge = odds_of("melee-pair", attacker=a, defender=d, attacker_advantage=True, d10_zero=zero)
     assert edge.headline.get(1, Fraction(0)) >= plain.headline.get(1, Fraction(0))
 
 
-@given(st.integers(0, 10), st.integers(0, 9))
+@given(st.integers(0, 10), READ_D10)
 def test_rally_men_plus_fraction_match_the_points(cp: int, die: int) -> None:
-    from companion.rules.fighting_swashbucklers import rally
-
     assert rally.rally_whole_men(cp, die) * 100 + rally.rally_fraction_percent(cp, die) == (
         cp * die * 10
     )
@@ -141,9 +224,6 @@ def test_rally_men_plus_fraction_match_the_points(cp: int, die: int) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_every_action_agrees_with_brute_force(data: st.DataObject) -> None:
-    from companion.rules.core import ParamKind
-    from companion.rules.odds import enumerate_odds
-
     action = data.draw(st.sampled_from(sorted(ACTIONS.values(), key=lambda a: a.name)))
     given: dict[str, int | bool | str] = {}
     for p in action.params:
@@ -167,3 +247,34 @@ def test_every_action_agrees_with_brute_force(data: st.DataObject) -> None:
     assert {k: v for k, v in odds.effects.items() if v} == {
         k: v for k, v in brute.effects.items() if v
     }
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 0.9))
+def test_a_random_game_never_loses_or_invents_men(seed: int, first_bias: float) -> None:
+    """Played as the sim plays (often the first option), men only move between field and rout."""
+    rules = get_ruleset("fighting_swashbucklers")
+    text = resources.files("companion.scenarios").joinpath("fighting_swashbucklers.toml")
+    state = rules.start(rules.load_scenario(tomllib.loads(text.read_text())))
+    rng = random.Random(seed)
+    points = (0, 0)
+    for _ in range(2000):
+        assert isinstance(state, GameState)
+        for unit in state.units:
+            assert unit.men >= 0 and unit.routed >= 0 and unit.markers >= 0
+            assert unit.men + unit.routed == unit.strength
+        now = tuple(side.victory_points for side in state.sides)
+        assert all(b >= a for a, b in zip(points, now, strict=True))
+        points = now
+        step = rules.next_step(state)
+        if isinstance(step, GameOver):
+            assert state.turn > state.turn_limit or any(u.captured for u in state.units)
+            break
+        if isinstance(step, AwaitChoice):
+            pick = 0 if rng.random() < first_bias else rng.randrange(len(step.options))
+            given: Chosen | Rolled = Chosen(step.options[pick].key)
+        else:
+            given = Rolled(tuple(rng.choice(kind.faces) for kind in step.request.kinds))
+        state = rules.advance(state, given).state
+    else:
+        raise AssertionError("the game did not end within 2000 inputs")
