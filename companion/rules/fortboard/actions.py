@@ -16,6 +16,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    RulesError,
     check_dice,
 )
 from companion.rules.fortboard import artillery, engines, melee, missiles, tables
@@ -224,42 +225,50 @@ MELEE_LINE = Action(
 # ------------------------------------------------------------------ missiles
 
 
+def _shooting(params: Params) -> tuple[tuple[str, int], ...]:
+    """(kind, figures) of each missile kind that shoots, archers first."""
+    shooting = tuple(
+        (kind, _int(params, count_name))
+        for kind, count_name in (("archer", "archers"), ("crossbow", "crossbows"))
+        if _int(params, count_name) > 0
+    )
+    if not shooting:
+        raise RulesError("missile-fire needs someone to shoot: archers=1.. or crossbows=1..")
+    return shooting
+
+
 def _missile_request(params: Params) -> RollRequest:
     band = _str(params, "range")
     groups = []
-    for kind, count_name in (("archer", "archers"), ("crossbow", "crossbows")):
-        n = _int(params, count_name)
+    for kind, n in _shooting(params):
         faces = missiles.missile_hit_faces(kind, band)
         groups.append(
-            DiceGroup(D6, n, count_name, f"{min(faces)}+ hits" if len(faces) > 1 else "6 hits")
+            DiceGroup(D6, n, f"{kind}s", f"{min(faces)}+ hits" if len(faces) > 1 else "6 hits")
         )
-    return RollRequest(f"Missile fire at {tables.RANGE_LABELS[band]}", tuple(groups))
+    return RollRequest(f"Missile fire, {tables.RANGE_REASONS[band]}", tuple(groups))
 
 
 def _missile_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     request = _missile_request(params)
-    archer_dice, crossbow_dice = request.split(dice)
     band = _str(params, "range")
-    a_hits = missiles.count_hits(archer_dice, missiles.missile_hit_faces("archer", band))
-    c_hits = missiles.count_hits(crossbow_dice, missiles.missile_hit_faces("crossbow", band))
+    hits = {
+        kind: missiles.count_hits(group, missiles.missile_hit_faces(kind, band))
+        for (kind, _n), group in zip(_shooting(params), request.split(dice), strict=True)
+    }
     return Outcome(
-        headline=a_hits + c_hits,
+        headline=sum(hits.values()),
         headline_label="hits",
-        details=(f"archers hit {a_hits}, crossbows hit {c_hits}",),
+        details=(", ".join(f"{kind}s hit {n}" for kind, n in hits.items()),),
     )
 
 
 def _missile_odds(params: Params) -> Odds:
     band = _str(params, "range")
-    a = odds_helpers.binomial(
-        _int(params, "archers"),
-        odds_helpers.face_chance(D6, missiles.missile_hit_faces("archer", band)),
-    )
-    c = odds_helpers.binomial(
-        _int(params, "crossbows"),
-        odds_helpers.face_chance(D6, missiles.missile_hit_faces("crossbow", band)),
-    )
-    return Odds("hits", odds_helpers.add(a, c))
+    total: dict[int, Fraction] = {0: Fraction(1)}
+    for kind, n in _shooting(params):
+        chance = odds_helpers.face_chance(D6, missiles.missile_hit_faces(kind, band))
+        total = odds_helpers.add(total, odds_helpers.binomial(n, chance))
+    return Odds("hits", total)
 
 
 MISSILE_FIRE = Action(
@@ -272,7 +281,7 @@ MISSILE_FIRE = Action(
         Param(
             "range",
             ParamKind.CHOICE,
-            "near: 2-3 spaces away; far: 4 or more",
+            "near: 2-3 spaces away; far: 4 or more, or where distance has no bearing",
             default="far",
             choices=tables.RANGE_BANDS,
         ),
@@ -542,13 +551,16 @@ def wall_weapon_sequence(
 def _weapon_request(params: Params) -> RollRequest:
     n = _int(params, "attempts")
     v = wall_weapon_value(params)
-    target = _str(params, "target")
-    if target == "engine":
-        meaning = "adds to the engine's 3"
+    if _str(params, "target") == "engine":
+        who, meaning = "ram or assault tower", f"adds to the engine's {ENGINE_VALUE}"
     else:
-        meaning = f"adds to the {params['target_kind']}'s value"
+        kind, hurt = _str(params, "target_kind"), _bool(params, "target_wounded")
+        who = f"wounded {kind}" if hurt else kind
+        meaning = f"adds to the {kind}'s {melee.melee_value(kind, hurt)}"
+        if not hurt:
+            meaning += f", {melee.melee_value(kind, True)} once wounded"
     return RollRequest(
-        f"Wall weapon ({v}): {n} attempts on one {'engine' if target == 'engine' else 'figure'}",
+        f"Wall weapon ({v}): {n} attempts on one {who}",
         (
             DiceGroup(D6, n, "weapon", f"adds to {v}; higher wins"),
             DiceGroup(D6, n, "target", meaning),
@@ -675,38 +687,50 @@ WALL_WEAPON = Action(
 
 
 def _replacement_request(params: Params) -> RollRequest:
-    return _one_d6("move", "6 moves the figures", "Attacker re-placement")
+    n = _int(params, "figures")
+    meaning = "6: the group goes" if n == 1 else "each 6 moves one figure"
+    return RollRequest("Attacker re-placement", (DiceGroup(D6, n, "move", meaning),))
 
 
 def _replacement_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     check_dice(_replacement_request(params), dice)
-    ok = engines.replacement_allowed(dice[0])
+    sixes = sum(1 for d in dice if engines.replacement_allowed(d))
     return Outcome(
-        int(ok),
-        "moved",
-        effects=frozenset({"moved"}) if ok else frozenset(),
-        details=(f"{dice[0]}: " + ("picked up and placed" if ok else "they stay"),),
+        sixes,
+        "sixes",
+        effects=frozenset({"moved"}) if sixes else frozenset(),
+        details=(
+            f"{sixes} six{'es' if sixes != 1 else ''}: " + ("they go" if sixes else "they stay"),
+        ),
     )
+
+
+def _replacement_odds(params: Params) -> Odds:
+    n = _int(params, "figures")
+    p = odds_helpers.face_chance(D6, tables.REPLACEMENT_FACES)
+    headline = odds_helpers.binomial(n, p)
+    return Odds("sixes", headline, {"moved": 1 - headline[0]})
 
 
 REPLACEMENT = Action(
     name="replacement",
     title="Attacker re-placement",
-    help="An attacker's placed infantry move to another station or wall only on a 6.",
-    params=(),
+    help="Attacker infantry move to another station or wall only on a 6: one die for a group, "
+    "or one a figure (option replacement_roll).",
+    params=(
+        Param(
+            "figures",
+            ParamKind.INT,
+            "dice rolled: 1 for a group, or one a figure",
+            default=1,
+            minimum=1,
+            maximum=40,
+        ),
+    ),
     request=_replacement_request,
     resolve=_replacement_resolve,
-    odds=lambda params: _single_die_odds(
-        "moved",
-        [
-            (
-                int(engines.replacement_allowed(f)),
-                frozenset({"moved"}) if engines.replacement_allowed(f) else frozenset(),
-            )
-            for f in range(1, 7)
-        ],
-    ),
-    examples=({},),
+    odds=_replacement_odds,
+    examples=({}, {"figures": 3}),
 )
 
 

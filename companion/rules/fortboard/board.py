@@ -3,8 +3,10 @@ and which figures are in contact (melee) with the enemy."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.rules.fortboard import tables
-from companion.rules.fortboard.layout import BUILDING_KINDS, FOOT
+from companion.rules.fortboard.layout import BRIDGE, FOOT
 from companion.rules.fortboard.state import ATTACKER, DEFENDER, Figure, GameState, pair_get
 
 UNLIMITED = 10_000
@@ -41,14 +43,20 @@ def engine_intact(state: GameState, station: str) -> bool:
     return pair_get(state.hits, station) < tables.ENGINE_HITS_TO_DESTROY
 
 
+def raidable(state: GameState, station: str) -> bool:
+    """Defenders outside may go to and fight at this station: any, unless the
+    option `sortie_engines` keeps the crew of an unbroken engine safe (1.10)."""
+    return bool(state.option("sortie_engines")) or not engine_intact(state, station)
+
+
 def room(state: GameState, place: str, side: str) -> int:
     """How many more figures of `side` may stand in `place`."""
     p = state.layout.place(place)
     if p.kind in ("courtyard", FOOT):
         return UNLIMITED
-    if p.kind == "station":
+    if p.kind in ("station", BRIDGE):
         if side == DEFENDER:
-            return UNLIMITED
+            return UNLIMITED if p.kind == "station" else 0
         return max(0, p.spaces - len(at(state, place, ATTACKER)))
     free = intact(state, place) - len(at(state, place))
     if p.kind == "tower" and side == DEFENDER:
@@ -74,20 +82,36 @@ def contacts(state: GameState) -> tuple[str, ...]:
     return found
 
 
+def _fighting(state: GameState, place: str, side: str) -> tuple[Figure, ...]:
+    """Figures of a side in a place who take part in combat this turn."""
+    return tuple(f for f in at(state, place, side) if f.id not in state.busy)
+
+
 def _contacts(state: GameState) -> tuple[str, ...]:
     layout = state.layout
     out: list[str] = []
     for p in layout.places:
-        if p.kind != FOOT and at(state, p.name, ATTACKER) and at(state, p.name, DEFENDER):
+        if p.kind in (FOOT, BRIDGE):
+            continue
+        if p.kind == "station" and not raidable(state, p.name):
+            continue
+        if _fighting(state, p.name, ATTACKER) and _fighting(state, p.name, DEFENDER):
             out.append(f"place:{p.name}")
     for wall in layout.names("wall"):
-        foot = layout.foot_of(wall)
-        if not destroyed(state, wall) and at(state, foot, ATTACKER) and at(state, wall, DEFENDER):
+        if not destroyed(state, wall) and climbers(state, wall) and at(state, wall, DEFENDER):
             out.append(f"ladder:{wall}")
+    for bridge in layout.names(BRIDGE):
+        wall = layout.place(bridge).faces
+        if (
+            not destroyed(state, wall)
+            and _fighting(state, bridge, ATTACKER)
+            and _fighting(state, wall, DEFENDER)
+        ):
+            out.append(f"bridge:{bridge}")
     court = layout.courtyard
-    if at(state, court, DEFENDER):
+    if _fighting(state, court, DEFENDER):
         for tower in layout.names("tower"):
-            if at(state, tower, ATTACKER):
+            if _fighting(state, tower, ATTACKER):
                 out.append(f"corner:{tower}")
         if state.option("pike_over_rubble"):
             for wall in layout.names("wall"):
@@ -99,18 +123,42 @@ def _contacts(state: GameState) -> tuple[str, ...]:
     return tuple(out)
 
 
+def climbers(state: GameState, wall: str) -> tuple[Figure, ...]:
+    """Attackers at a wall's foot who fight up the ladders (no horses on ladders)."""
+    foot = state.layout.foot_of(wall)
+    return tuple(f for f in _fighting(state, foot, ATTACKER) if f.kind != "mounted")
+
+
+def melee_first(figures: Sequence[Figure]) -> tuple[Figure, ...]:
+    """Fighters step forward; missile figures stay behind them (1.11)."""
+    return tuple(f for f in figures if f.kind not in tables.MISSILE_KINDS) + tuple(
+        f for f in figures if f.kind in tables.MISSILE_KINDS
+    )
+
+
+def front_rank(state: GameState, bridge: str) -> tuple[Figure, ...]:
+    """The attackers abreast at the end of a bridge (option `bridge_width`)."""
+    width = state.option("bridge_width")
+    assert isinstance(width, int)
+    return melee_first(_fighting(state, bridge, ATTACKER))[:width]
+
+
 def contact_sides(state: GameState, contact: str) -> tuple[tuple[Figure, ...], tuple[Figure, ...]]:
     """(attackers, defenders) of a contact, each in figure order."""
     kind, _, name = contact.partition(":")
     layout = state.layout
     if kind == "place":
-        return at(state, name, ATTACKER), at(state, name, DEFENDER)
+        return _fighting(state, name, ATTACKER), _fighting(state, name, DEFENDER)
     if kind == "ladder":
-        return at(state, layout.foot_of(name), ATTACKER), at(state, name, DEFENDER)
+        return climbers(state, name), _fighting(state, name, DEFENDER)
+    if kind == "bridge":
+        # the bridge lands on one wall space: its front rank fights the man standing there
+        wall = layout.place(name).faces
+        return front_rank(state, name), _fighting(state, wall, DEFENDER)[:1]
     if kind == "corner":
-        return at(state, name, ATTACKER), at(state, layout.courtyard, DEFENDER)
-    pikes = tuple(f for f in at(state, layout.foot_of(name), ATTACKER) if f.kind == "pike")
-    return pikes, at(state, layout.courtyard, DEFENDER)
+        return _fighting(state, name, ATTACKER), _fighting(state, layout.courtyard, DEFENDER)
+    pikes = tuple(f for f in _fighting(state, layout.foot_of(name), ATTACKER) if f.kind == "pike")
+    return pikes, _fighting(state, layout.courtyard, DEFENDER)
 
 
 def contact_place(state: GameState, contact: str) -> str:
@@ -155,7 +203,3 @@ def leaving_allowance(state: GameState) -> int:
 
 def short(name: str, width: int = 12) -> str:
     return name if len(name) <= width else name[: width - 1] + "."
-
-
-def is_building(state: GameState, place: str) -> bool:
-    return state.layout.place(place).kind in BUILDING_KINDS

@@ -36,7 +36,7 @@ from companion.rules.core import (
 )
 from companion.rules.fortboard import actions, artillery, board, engines, melee, movement, tables
 from companion.rules.fortboard.board import short
-from companion.rules.fortboard.layout import FOOT
+from companion.rules.fortboard.layout import BRIDGE, FOOT
 from companion.rules.fortboard.scenario import layout_of, unit_place
 from companion.rules.fortboard.state import (
     ATTACKER,
@@ -98,40 +98,46 @@ def _other(side: str) -> str:
     return DEFENDER if side == ATTACKER else ATTACKER
 
 
-def _group_key(unit: str, place: str) -> str:
-    return f"{unit}@{place}"
+def _units(state: GameState, side: str) -> list[str]:
+    """A side's units in set-up order."""
+    return list(dict.fromkeys(f.unit for f in state.figures if f.side == side))
 
 
-def _split_group(key: str) -> tuple[str, str]:
-    unit, _, place = key.partition("@")
-    return unit, place
+def _places_of(state: GameState, unit: str) -> list[str]:
+    """Where a unit's figures stand, in figure order."""
+    return list(dict.fromkeys(f.place for f in state.figures if f.unit == unit))
 
 
-def _groups(state: GameState, side: str) -> list[tuple[str, str]]:
-    seen: list[tuple[str, str]] = []
-    for f in state.figures:
-        if f.side == side and (f.unit, f.place) not in seen:
-            seen.append((f.unit, f.place))
-    return seen
-
-
-def _label(verb: str, unit: str, place: str, *, with_place: bool = True) -> str:
+def _label(verb: str, name: str) -> str:
     """A menu label that fits the OLED (18 characters)."""
-    if not unit:
-        return f"{verb} {place}"[:18]
-    if not with_place:
-        return f"{verb} {unit}"[:18]
-    room_for_place = max(4, 16 - len(verb) - min(len(unit), 8))
-    return f"{verb} {short(unit, 8)}@{short(place, room_for_place)}"[:18]
+    return f"{verb} {short(name, 17 - len(verb))}"
 
 
-def _several_places(state: GameState, side: str) -> set[str]:
-    """Units whose figures stand in more than one place (labels then name the place)."""
-    seen: dict[str, set[str]] = {}
-    for f in state.figures:
-        if f.side == side:
-            seen.setdefault(f.unit, set()).add(f.place)
-    return {u for u, places in seen.items() if len(places) > 1}
+def _can_fire(state: GameState, unit: str, place: str) -> bool:
+    return bool(_shooters(state, unit, place)) and bool(_fire_targets(state, state.phase, place))
+
+
+def _can_move(state: GameState, unit: str, place: str) -> bool:
+    return bool(movement.destinations(state, unit, place))
+
+
+#: Menu verbs for a unit, and what each asks next once the unit's place is known.
+_UNIT_VERBS = {"fire": ("target", _can_fire), "move": ("dest", _can_move)}
+
+
+def _able_places(state: GameState, verb: str, unit: str) -> list[str]:
+    """The places from which a unit's figures may still fire or move this move."""
+    able = _UNIT_VERBS[verb][1]
+    return [p for p in _places_of(state, unit) if able(state, unit, p)]
+
+
+def _ready_crew(state: GameState, station: str) -> tuple[Figure, ...]:
+    """Attackers at a station who have neither moved nor given up this turn."""
+    return tuple(
+        f
+        for f in board.at(state, station, ATTACKER)
+        if f.id not in state.moved and f.id not in state.busy
+    )
 
 
 def _fig_value(state: GameState, f: Figure) -> int:
@@ -192,10 +198,11 @@ def _shooters(state: GameState, unit: str, place: str) -> tuple[Figure, ...]:
 
 
 def _facing_places(state: GameState, wall: str) -> list[str]:
-    """A wall, the ground at its foot and the stations before it."""
+    """A wall, the ground at its foot, the stations before it and any bridge on it."""
     layout = state.layout
     out = [wall, layout.foot_of(wall)]
     out += list(layout.stations_facing(wall))
+    out += [b for b in layout.names(BRIDGE) if layout.place(b).faces == wall]
     if wall == layout.front:
         out += list(layout.stations_facing(layout.gate()))
     return out
@@ -247,17 +254,26 @@ def _fire_targets(state: GameState, side: str, place: str) -> list[Choice]:
         if figures:
             out.append(Choice(f"at:{name}", f"{short(name, 13)} ({len(figures)})"))
     if side == DEFENDER:
-        for station in state.layout.stations:
+        for station in _scope(state, place):
             p = state.layout.place(station)
             crew = [f for f in board.at(state, station, ATTACKER) if f.id not in engaged]
             if p.equipment == "catapult" and crew:
-                out.append(Choice(f"crew:{station}", f"crew {short(station, 10)} ({len(crew)})"))
+                out.append(Choice(f"crew:{station}", f"crew {short(station, 9)} ({len(crew)})"))
     return out
 
 
-def _needs_range(state: GameState, shooters: Sequence[Figure]) -> bool:
-    """Distance counts only inside the fort; from outside it has no bearing (1.2)."""
-    return bool(shooters) and state.layout.place(shooters[0].place).inside
+def _needs_range(state: GameState, shooters: Sequence[Figure], target: str) -> bool:
+    """Whether to ask the distance in spaces: from outside the fort it has no
+    bearing (1.2), nor, by default, between the fort and the stations."""
+    if not shooters:
+        return False
+    layout = state.layout
+    where = layout.place(shooters[0].place)
+    if not (where.inside or where.kind == BRIDGE):
+        return False
+    if layout.place(target).kind == "station":
+        return state.option("station_range") == "ask"
+    return True
 
 
 def _missile_params(shooters: Sequence[Figure], band: str) -> dict[str, int | bool | str]:
@@ -298,14 +314,14 @@ def _menu(state: GameState) -> list[Choice]:
     if side == ATTACKER:
         for station in layout.stations:
             p = layout.place(station)
-            crew = [f for f in board.at(state, station, ATTACKER) if f.id not in state.moved]
+            crew = _ready_crew(state, station)
             engaged = board.engaged_ids(state)
             if (
                 p.equipment == "catapult"
                 and f"shoot:{station}" not in state.used
                 and any(f.id not in engaged for f in crew)
             ):
-                out.append(Choice(f"shoot:{station}", _label("Shoot", "", station)))
+                out.append(Choice(f"shoot:{station}", _label("Shoot", station)))
             if (
                 p.equipment == "ram"
                 and board.engine_intact(state, station)
@@ -313,50 +329,45 @@ def _menu(state: GameState) -> list[Choice]:
                 and f"ram:{station}" not in state.used
                 and not board.destroyed(state, p.faces)
             ):
-                out.append(Choice(f"ram:{station}", _label("Ram", "", station)))
+                out.append(Choice(f"ram:{station}", _label("Ram", station)))
             if (
                 p.equipment == "assault_tower"
                 and board.engine_intact(state, station)
                 and crew
                 and f"bridge:{station}" not in state.used
                 and not board.destroyed(state, p.faces)
-                and board.room(state, p.faces, ATTACKER) > 0
+                and board.room(state, layout.bridge_of(station), ATTACKER) > 0
             ):
-                out.append(Choice(f"bridge:{station}", _label("Bridge", "", station)))
+                out.append(Choice(f"bridge:{station}", _label("Bridge", station)))
             if pair_get(state.burning, station, -1) >= 0 and crew:
-                out.append(Choice(f"douse:{station}", _label("Douse", "", station)))
+                out.append(Choice(f"douse:{station}", _label("Douse", station)))
     else:
         for gun in layout.defender_artillery:
             if gun in state.guns_lost:
                 continue
             if f"gun:{gun}" not in state.used and layout.stations:
-                out.append(Choice(f"gun:{gun}", _label("Fire", "", gun)))
+                out.append(Choice(f"gun:{gun}", _label("Fire", gun)))
             if f"aim:{gun}" not in state.used and len(layout.stations) > len(tables.TARGET_NUMBERS):
-                out.append(Choice(f"aim:{gun}", _label("Aim", "", gun)))
+                out.append(Choice(f"aim:{gun}", _label("Aim", gun)))
         for weapon in layout.wall_weapons:
             if (
-                f"weapon:{weapon.name}" not in state.used
+                f"weapon:{weapon.name}" not in state.spent
                 and not _weapon_lost(state, weapon.name)
                 and _weapon_choices(state, weapon.name)
             ):
-                out.append(Choice(f"weapon:{weapon.name}", _label("Use", "", weapon.name)))
+                out.append(Choice(f"weapon:{weapon.name}", _label("Use", weapon.name)))
         if state.oil_left > 0:
             for station in layout.stations:
                 if (
                     layout.place(station).equipment == "assault_tower"
                     and board.engine_intact(state, station)
-                    and pair_get(state.burning, station, -1) < 0
+                    and station not in state.oiled
                 ):
-                    out.append(Choice(f"oil:{station}", _label("Oil", "", station)))
-    split = _several_places(state, side)
-    for unit, place in _groups(state, side):
-        if _shooters(state, unit, place) and _fire_targets(state, side, place):
-            label = _label("Fire", unit, place, with_place=unit in split)
-            out.append(Choice(f"fire:{_group_key(unit, place)}", label))
-    for unit, place in _groups(state, side):
-        if movement.destinations(state, unit, place):
-            label = _label("Move", unit, place, with_place=unit in split)
-            out.append(Choice(f"move:{_group_key(unit, place)}", label))
+                    out.append(Choice(f"oil:{station}", _label("Oil", station)))
+    for verb in _UNIT_VERBS:
+        for unit in _units(state, side):
+            if _able_places(state, verb, unit):
+                out.append(Choice(f"{verb}:{unit}", _label(verb.capitalize(), unit)))
     out.append(Choice("end", "End move"))
     return out
 
@@ -443,6 +454,8 @@ def _choose_range(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
 
 
 def _reaction_shooters(state: GameState, ask: Ask) -> list[tuple[str, str]]:
+    """Defender missile groups that may shoot at climbers or at a bridge: on
+    that wall or in its towers (1.3, 1.11)."""
     wall = ask.args[0]
     layout = state.layout
     places = [wall] + [n for n in layout.neighbours(wall) if layout.place(n).kind == "tower"]
@@ -461,20 +474,53 @@ def _reaction_shooters(state: GameState, ask: Ask) -> list[tuple[str, str]]:
     return out
 
 
-def _choose_reaction(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
-    split = _several_places(state, DEFENDER)
-    options = [
-        Choice(f"fire:{_group_key(u, p)}", _label("Fire", u, p, with_place=u in split))
-        for u, p in _reaction_shooters(state, ask)
+def _reaction_weapons(state: GameState, ask: Ask) -> list[str]:
+    """Wall weapons that may pour down on ladder climbers (option `weapon_on_climbers`)."""
+    wall, how = ask.args
+    if how != "ladder" or not state.option("weapon_on_climbers"):
+        return []
+    foot = state.layout.foot_of(wall)
+    if not any(f.place == foot for f in _alive(state, ask.ids)):
+        return []
+    return [
+        w.name
+        for w in state.layout.wall_weapons
+        if w.wall == wall
+        and f"weapon:{w.name}" not in state.spent
+        and not _weapon_lost(state, w.name)
     ]
+
+
+def _reaction_options(state: GameState, ask: Ask) -> list[Choice]:
+    options = [Choice(f"weapon:{n}", _label("Use", n)) for n in _reaction_weapons(state, ask)]
+    for unit in dict.fromkeys(u for u, _p in _reaction_shooters(state, ask)):
+        options.append(Choice(f"fire:{unit}", _label("Fire", unit)))
+    return options
+
+
+def _choose_reaction(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
+    options = _reaction_options(state, ask)
     options.append(Choice("hold", "Hold fire"))
-    return f"Shoot climbers at {ask.args[0]}?", options, state.sides[1]
+    wall, how = ask.args
+    prompt = f"Climbers at {wall}!" if how == "ladder" else f"Bridge on {wall}!"
+    return prompt, options, state.sides[1]
+
+
+def _catapult_targets(state: GameState, station: str) -> tuple[str, ...]:
+    """Stonework a catapult may shoot at (option `catapult_reach`)."""
+    layout = state.layout
+    if state.option("catapult_reach") == "any":
+        return layout.names("wall", "tower", "gate")
+    wall = layout.wall_facing(station)
+    reach = {wall, *(n for n in layout.neighbours(wall) if layout.place(n).kind == "tower")}
+    if wall == layout.front:
+        reach.add(layout.gate())
+    return tuple(name for name in layout.names("wall", "tower", "gate") if name in reach)
 
 
 def _choose_catapult_target(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
-    layout = state.layout
     options = []
-    for name in layout.names("wall", "tower", "gate"):
+    for name in _catapult_targets(state, ask.args[0]):
         if not board.destroyed(state, name):
             options.append(Choice(f"hit:{name}", f"{short(name, 12)} {board.intact(state, name)}"))
     options.append(Choice("interior", "Into the fort"))
@@ -505,7 +551,7 @@ def _choose_survivor_place(state: GameState, ask: Ask) -> tuple[str, list[Choice
     station = ask.args[0]
     options = []
     for p in state.layout.places:
-        if p.inside or p.name == station:
+        if p.inside or p.name == station or p.kind == BRIDGE:
             continue
         if p.kind == "station" and board.room(state, p.name, ATTACKER) < 1:
             continue
@@ -513,7 +559,26 @@ def _choose_survivor_place(state: GameState, ask: Ask) -> tuple[str, list[Choice
     return f"Place survivors of {station}", options, station
 
 
+def _from_places(state: GameState, ask: Ask) -> list[str]:
+    verb, unit = ask.args
+    if verb == "react":
+        reaction = state.stack[-2]
+        return [p for u, p in _reaction_shooters(state, reaction) if u == unit]
+    return _able_places(state, verb, unit)
+
+
+def _choose_from(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
+    unit = ask.args[1]
+    options = []
+    for place in _from_places(state, ask):
+        count = sum(1 for f in board.at(state, place) if f.unit == unit)
+        tag = f" ({count})"
+        options.append(Choice(f"at:{place}", short(place, 18 - len(tag)) + tag))
+    return f"{unit}: which group?", options, unit
+
+
 _CHOICE_ASKS = {
+    "from": _choose_from,
     "dest": _choose_destination,
     "target": _choose_target,
     "range": _choose_range,
@@ -532,25 +597,40 @@ def _action_roll(action_name: str, params: dict[str, int | bool | str]) -> tuple
     return action.request(full), action.odds(full)
 
 
+def _replacement_dice(state: GameState, ask: Ask) -> int:
+    """One die for the group, or one a figure (option `replacement_roll`)."""
+    if state.option("replacement_roll") == "per_figure":
+        return max(1, len(_alive(state, ask.ids)))
+    return 1
+
+
 def _replace_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
-    return _action_roll("replacement", {})
+    request, odds = _action_roll("replacement", {"figures": _replacement_dice(state, ask)})
+    unit, place, dest = ask.args
+    return replace(request, reason=f"{unit}: {place} to {dest}, {request.reason}"), odds
 
 
 def _missile_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     shooters = _alive(state, ask.ids)
-    if ask.args[0] == "crew":
-        crew = max(1, len(board.at(state, ask.args[1], ATTACKER)))
-        return _action_roll("crew-fire", {"shooters": len(shooters), "crew": min(crew, 20)})
-    return _action_roll("missile-fire", _missile_params(shooters, ask.args[2]))
+    tkind, target = ask.args[0], ask.args[1]
+    if tkind == "crew":
+        crew = max(1, len(board.at(state, target, ATTACKER)))
+        request, odds = _action_roll(
+            "crew-fire", {"shooters": len(shooters), "crew": min(crew, 20)}
+        )
+    else:
+        request, odds = _action_roll("missile-fire", _missile_params(shooters, ask.args[2]))
+    enemy = "defenders on " if shooters[0].side == ATTACKER else "attackers at "
+    aim = {"crew": "the crew at ", "ids": "the " + enemy}.get(tkind, "") + target
+    return replace(request, reason=f"{shooters[0].unit} at {aim}: {request.reason}"), odds
 
 
 def _structure_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
-    place = ask.args[0]
+    place, source = ask.args
     name = "tower-hit" if state.layout.place(place).kind == "tower" else "wall-hit"
-    request, odds = _action_roll(
-        name, {"intact": board.intact(state, place), "occupied": bool(board.at(state, place))}
-    )
-    return replace(request, reason=f"{ask.args[1]} at {place}: {request.reason}"), odds
+    intact = board.intact(state, place)
+    request, odds = _action_roll(name, {"intact": intact, "occupied": bool(board.at(state, place))})
+    return replace(request, reason=f"{source} at {place}: 2d6 must beat {intact}"), odds
 
 
 def _wound_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
@@ -631,12 +711,23 @@ def _douse_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     return _action_roll("douse-flames", {"figures": max(1, len(_alive(state, ask.ids)))})
 
 
+def _contact_title(contact: str) -> str:
+    """How the table calls a contact: a place, ladders, a bridge, a tower corner, rubble."""
+    kind, _, name = contact.partition(":")
+    return {
+        "place": "Melee at",
+        "ladder": "Ladders up",
+        "bridge": "Melee on",
+        "corner": "Corner of",
+        "rubble": "Pikes over",
+    }[kind] + f" {name}"
+
+
 def _melee_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     contact, stage = ask.args
     n = len(ask.ids)
-    place = board.contact_place(state, contact)
     request = RollRequest(
-        f"Melee at {place}: {n} fight{'s' if n != 1 else ''}"
+        f"{_contact_title(contact)}: {n} fight{'s' if n != 1 else ''}"
         + (" (ganging up / second fights)" if stage == "2" else ""),
         (
             DiceGroup(DieKind.D6, n, "attackers", "die i fights defender die i; higher wounds"),
@@ -705,9 +796,11 @@ def _on_menu(state: GameState, key: str, out: Out) -> GameState:
     verb, _, rest = key.partition(":")
     if verb == "end":
         return _end_phase(state, out)
-    if verb in ("fire", "move"):
-        unit, place = _split_group(rest)
-        return state.push(Ask("target" if verb == "fire" else "dest", (unit, place)))
+    if verb in _UNIT_VERBS:
+        places = _able_places(state, verb, rest)
+        if len(places) == 1:
+            return state.push(Ask(_UNIT_VERBS[verb][0], (rest, places[0])))
+        return state.push(Ask("from", (verb, rest)))
     state = replace(state, used=state.used | {key})
     layout = state.layout
     if verb == "shoot":
@@ -719,34 +812,48 @@ def _on_menu(state: GameState, key: str, out: Out) -> GameState:
     if verb == "bridge":
         return _lower_bridge(state, rest, out)
     if verb == "douse":
-        crew = tuple(f.id for f in board.at(state, rest, ATTACKER) if f.id not in state.moved)
-        return state.push(Ask("douse_roll", (rest,), crew))
+        return state.push(Ask("douse_roll", (rest,), tuple(f.id for f in _ready_crew(state, rest))))
     if verb == "gun":
         return state.push(Ask("gun_roll", (rest,)))
     if verb == "aim":
         return state.push(Ask("aim", (rest,)))
     if verb == "weapon":
+        state = replace(state, spent=state.spent | {key})
         return state.push(Ask("weapon_target", (rest,)))
     assert verb == "oil"
     out.log.append(f"Burning oil is set before the assault tower at {rest}")
-    return replace(state, burning=pair_set(state.burning, rest, 0), oil_left=state.oil_left - 1)
+    return replace(
+        state,
+        burning=pair_set(state.burning, rest, 0),
+        oil_left=state.oil_left - 1,
+        oiled=state.oiled | {rest},
+    )
 
 
 def _lower_bridge(state: GameState, station: str, out: Out) -> GameState:
-    wall = state.layout.place(station).faces
-    room = min(tables.ASSAULT_TOWER_DISPENSE, board.room(state, wall, ATTACKER))
-    batch = [f for f in board.at(state, station, ATTACKER) if f.id not in state.moved][:room]
+    """Up to four figures a turn go out onto the bridge (1.11): the attacker's
+    missiles on it shoot first if he has any, else the defender's; then the
+    fighters take any empty wall space, the rest face the defender in combat."""
+    layout = state.layout
+    wall = layout.place(station).faces
+    bridge = layout.bridge_of(station)
+    room = min(tables.ASSAULT_TOWER_DISPENSE, board.room(state, bridge, ATTACKER))
+    batch = board.melee_first(_ready_crew(state, station))[:room]
     ids = tuple(f.id for f in batch)
-    state = replace(state, moved=state.moved | set(ids))
-    out.log.append(f"The assault tower at {station} lowers its bridge: {len(ids)} onto {wall}")
-    state = state.push(Ask("land", (wall,), ids), Ask("reaction", (wall,), ids))
-    archers = tuple(f.id for f in batch if f.kind in tables.MISSILE_KINDS)
     engaged = board.engaged_ids(state)
-    defenders = [f for f in board.at(state, wall, DEFENDER) if f.id not in engaged]
-    if archers and defenders:
+    facing = tuple(f.id for f in board.at(state, wall, DEFENDER) if f.id not in engaged)
+    for f in batch:
+        state = state.with_figure(replace(f, place=bridge))
+    state = replace(state, moved=state.moved | set(ids))
+    out.log.append(f"The assault tower at {station} lowers its bridge: {len(ids)} onto it")
+    fighters = tuple(f.id for f in batch if f.kind not in tables.MISSILE_KINDS)
+    state = state.push(Ask("land", (wall,), fighters), Ask("reaction", (wall, "bridge"), ids))
+    archers = tuple(f.id for f in batch if f.kind in tables.MISSILE_KINDS)
+    if archers and facing:
+        # they shoot as the bridge comes down, before anyone is locked in melee
         out.log.append("Missiles on the bridge shoot first")
-        state = state.push(Ask("missile_roll", ("place", wall, "far"), archers))
         state = replace(state, fired=state.fired | set(archers))
+        state = state.push(Ask("range", ("ids", wall), archers, facing))
     return state
 
 
@@ -760,7 +867,9 @@ def _on_dest(state: GameState, key: str, out: Out) -> GameState:
     if dest.how == movement.CLIMB:
         state = replace(state, moved=state.moved | set(ids))
         out.log.append(f"{unit}: {len(ids)} set ladders against {dest_name}")
-        return state.push(Ask("land", (dest_name,), ids), Ask("reaction", (dest_name,), ids))
+        return state.push(
+            Ask("land", (dest_name,), ids), Ask("reaction", (dest_name, "ladder"), ids)
+        )
     if dest.how == movement.REPLACE:
         return state.push(Ask("replace_roll", (unit, place, dest_name), ids))
     state, log = movement.place_figures(state, going, dest_name, dest.how)
@@ -775,7 +884,7 @@ def _on_target(state: GameState, key: str, out: Out) -> GameState:
     state = replace(state.pop(), fired=state.fired | set(ids))
     tkind, _, target = key.partition(":")
     tkind = "crew" if tkind == "crew" else "place"
-    if tkind == "place" and _needs_range(state, shooters):
+    if tkind == "place" and _needs_range(state, shooters, target):
         return state.push(Ask("range", (tkind, target), ids))
     return state.push(Ask("missile_roll", (tkind, target, "far"), ids))
 
@@ -789,7 +898,25 @@ def _on_reaction(state: GameState, key: str, out: Out) -> GameState:
     ask = state.top
     if key == "hold":
         return state.pop()
-    unit, place = _split_group(key[5:])
+    if key.startswith("weapon:"):
+        weapon, wall = key[7:], ask.args[0]
+        state = replace(state.pop(), spent=state.spent | {key})
+        foot = state.layout.foot_of(wall)
+        climbers = [f for f in _alive(state, ask.ids) if f.place == foot]
+        reached = _hit_order(climbers)[: _weapon_spaces(state, weapon)]
+        out.log.append(f"{weapon} pours down on the climbers at {wall}")
+        state = state.push(Ask("reaction", ask.args, ask.ids, ask.more))
+        return state.push(Ask("weapon_roll", (weapon, "climb"), tuple(f.id for f in reached)))
+    unit = key[5:]
+    places = [p for u, p in _reaction_shooters(state, ask) if u == unit]
+    if len(places) == 1:
+        return _react_fire(state, unit, places[0])
+    return state.push(Ask("from", ("react", unit)))
+
+
+def _react_fire(state: GameState, unit: str, place: str) -> GameState:
+    """A missile group shoots at the climbers or the bridge (the reaction is on top)."""
+    ask = state.top
     shooters = [
         f
         for f in board.at(state, place, DEFENDER)
@@ -798,6 +925,15 @@ def _on_reaction(state: GameState, key: str, out: Out) -> GameState:
     ids = tuple(f.id for f in shooters)
     state = state.pop().push(Ask("reaction", ask.args, ask.ids, ask.more + ids))
     return state.push(Ask("range", ("ids", ask.args[0]), ids, ask.ids))
+
+
+def _on_from(state: GameState, key: str, out: Out) -> GameState:
+    verb, unit = state.top.args
+    place = key[3:]
+    state = state.pop()
+    if verb == "react":
+        return _react_fire(state, unit, place)
+    return state.push(Ask(_UNIT_VERBS[verb][0], (unit, place)))
 
 
 def _on_catapult_target(state: GameState, key: str, out: Out) -> GameState:
@@ -873,6 +1009,7 @@ def _on_survivor_place(state: GameState, key: str, out: Out) -> GameState:
 
 _CHOICE_HANDLERS = {
     "menu": _on_menu,
+    "from": _on_from,
     "dest": _on_dest,
     "target": _on_target,
     "range": _on_range,
@@ -896,17 +1033,22 @@ def _resolve(name: str, params: dict[str, int | bool | str], dice: tuple[int, ..
 def _on_replace_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameState:
     ask = state.top
     unit, place, dest = ask.args
+    outcome = _resolve("replacement", {"figures": _replacement_dice(state, ask)}, dice)
     state = state.pop()
-    out.outcome = _resolve("replacement", {}, dice)
+    out.outcome = outcome
     going = _alive(state, ask.ids)
     whole_group = {f.id for f in movement.group(state, unit, place)}
-    if engines.replacement_allowed(dice[0]):
-        limit = board.room(state, dest, ATTACKER)
-        state, log = movement.place_figures(state, tuple(going[:limit]), dest, movement.REPLACE)
-        out.log.append(f"{unit} rolls {dice[0]}: picked up and placed")
+    rolled = " ".join(str(d) for d in dice)
+    if outcome.headline:
+        if state.option("replacement_roll") == "per_group":
+            going = going[: board.room(state, dest, ATTACKER)]
+        else:
+            going = going[: min(outcome.headline, board.room(state, dest, ATTACKER))]
+        state, log = movement.place_figures(state, tuple(going), dest, movement.REPLACE)
+        out.log.append(f"{unit} rolls {rolled}: picked up and placed")
         out.log.extend(log)
         return replace(state, moved=state.moved | whole_group)
-    out.log.append(f"{unit} rolls {dice[0]}: needs a 6, they stay at {place}")
+    out.log.append(f"{unit} rolls {rolled}: needs a 6, they stay at {place}")
     return replace(state, moved=state.moved | whole_group)
 
 
@@ -1057,10 +1199,18 @@ def _maybe_engine_destroyed(state: GameState, station: str, out: Out) -> GameSta
         return state
     out.log.append(f"The engine at {station} is destroyed")
     state = replace(state, burning=pair_drop(state.burning, station))
-    crew = tuple(f.id for f in board.at(state, station, ATTACKER))
+    crew = tuple(f.id for f in _engine_contents(state, station))
     if crew:
         return state.push(Ask("survivors_roll", (station,), crew))
     return state
+
+
+def _engine_contents(state: GameState, station: str) -> tuple[Figure, ...]:
+    """Everyone in a ram or assault tower, and on its bridge."""
+    contents = board.at(state, station, ATTACKER)
+    if state.layout.place(station).equipment == "assault_tower":
+        contents += board.at(state, state.layout.bridge_of(station), ATTACKER)
+    return contents
 
 
 def _on_gun_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameState:
@@ -1115,6 +1265,9 @@ def _on_weapon_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSt
             state = state.with_figure(current)
             survivors.append(current)
     out.outcome = Outcome(total, "hits", details=(f"{weapon}: {total} attempts succeed",))
+    if target == "climb":
+        return state  # the survivors go on up the ladders (1.3)
+    # fired in the defender's move: whoever lives through it reaches the top (1.5)
     wall = _weapon_wall(state, weapon)
     room = board.room(state, wall, ATTACKER)
     climbing = tuple(survivors[:room])
@@ -1146,8 +1299,12 @@ def _on_douse_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
     state = state.pop()
     outcome = _resolve("douse-flames", {"figures": max(1, len(ask.ids))}, dice)
     out.outcome = outcome
+    # dousing is the figures' move and their combat this turn (1.11)
     state = replace(
-        state, moved=state.moved | set(ask.ids), used=state.used | {f"bridge:{station}"}
+        state,
+        moved=state.moved | set(ask.ids),
+        busy=state.busy | set(ask.ids),
+        used=state.used | {f"bridge:{station}"},
     )
     if outcome.headline:
         out.log.append(f"The fire at {station} is put out")
@@ -1171,8 +1328,9 @@ def _fight_pairs_second(state: GameState, contact: str, ask: Ask) -> tuple[tuple
         pairs += [(a_first[i % len(a_first)].id, d.id) for i, d in enumerate(d_extra)]
     keep = state.layout.building("keep")
     if contact == f"place:{keep}" and attackers:
-        seconds = [d for d in defenders if d.id in ask.more]
-        pairs += [(attackers[i % len(attackers)].id, d.id) for i, d in enumerate(seconds)]
+        # every keep defender fights once more: those matched in the first round,
+        # and those ganging up now (their first fight is just above)
+        pairs += [(attackers[i % len(attackers)].id, d.id) for i, d in enumerate(defenders)]
     return tuple(pairs)
 
 
@@ -1201,7 +1359,7 @@ def _on_melee_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
             out.log.append(line + "attacker wins")
             killed = killed or d.wounded
             state = _wound(state, d, out)
-            if kind == "ladder":
+            if kind in ("ladder", "bridge"):
                 state = _ladder_win(state, a, d, out)
         else:
             out.log.append(line + "defender wins")
@@ -1232,7 +1390,8 @@ def _on_melee_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
 
 
 def _ladder_win(state: GameState, attacker: Figure, defender: Figure, out: Out) -> GameState:
-    """A climber who beats the defender above takes his space (1.3)."""
+    """A climber (or a man on a bridge) who beats the defender on the wall
+    takes his space (1.3, 1.11)."""
     beaten = state.figure(defender.id)
     if beaten is not None:
         if state.option("ladder_climb") == "kill_defender":
@@ -1293,10 +1452,7 @@ def _combat_next(state: GameState, out: Out) -> GameState:
         if not attackers or not defenders:
             continue
         n = min(len(attackers), len(defenders))
-        out.log.append(
-            f"Melee at {board.contact_place(state, contact)}: "
-            f"{len(attackers)} against {len(defenders)}"
-        )
+        out.log.append(f"{_contact_title(contact)}: {len(attackers)} against {len(defenders)}")
         return state.push(
             Ask(
                 "melee_roll",
@@ -1315,7 +1471,7 @@ def _end_turn(state: GameState, out: Out) -> GameState:
         turns += 1
         if engines.oil_burnt_out(turns):
             out.log.append(f"The assault tower at {station} burns down with all inside")
-            for f in board.at(state, station, ATTACKER):
+            for f in _engine_contents(state, station):
                 state = _kill(state, f, out)
             state = replace(
                 state,
@@ -1328,6 +1484,7 @@ def _end_turn(state: GameState, out: Out) -> GameState:
                 f"The assault tower at {station} burns ({turns}/{tables.OIL_BURN_TURNS})"
             )
     out.cues.add("turn_end")
+    state = replace(state, spent=frozenset(), busy=frozenset())
     state = _check_victory(state, out)
     if state.over:
         return state
@@ -1376,7 +1533,8 @@ def _check_victory(state: GameState, out: Out) -> GameState:
 def _settle(state: GameState, out: Out) -> GameState:
     """Do what needs no input, and drop asks that no longer make sense."""
     for _ in range(10_000):
-        state = _check_fallen(state, out)
+        if state.option("buildings_fall") == "at_once":
+            state = _check_fallen(state, out)
         state = _check_victory(state, out)
         if state.over:
             return state
@@ -1388,7 +1546,7 @@ def _settle(state: GameState, out: Out) -> GameState:
             state = _land(state, ask, out)
             continue
         if ask.kind == "reaction" and (
-            not _alive(state, ask.ids) or not _reaction_shooters(state, ask)
+            not _alive(state, ask.ids) or not _reaction_options(state, ask)
         ):
             state = state.pop()
             continue
@@ -1411,6 +1569,9 @@ def _settle(state: GameState, out: Out) -> GameState:
             and not ask.args[1].startswith("engine:")
             and not (_alive(state, ask.ids))
         ):
+            state = state.pop()
+            continue
+        if ask.kind == "from" and not _from_places(state, ask):
             state = state.pop()
             continue
         if ask.kind == "space_hit" and not _CHOICE_ASKS["space_hit"](state, ask)[1]:
@@ -1478,4 +1639,11 @@ def describe(state: GameState) -> tuple[str, ...]:
         lines.append("Burning: " + ", ".join(f"{s} {t}" for s, t in state.burning))
     if state.guns_lost:
         lines.append("Guns lost: " + ", ".join(sorted(state.guns_lost)))
+    bridges = [
+        f"{state.layout.station_of_bridge(b)} {len(board.at(state, b))}"
+        for b in state.layout.names(BRIDGE)
+        if board.at(state, b)
+    ]
+    if bridges:
+        lines.append("On bridges: " + ", ".join(bridges))
     return tuple(lines)

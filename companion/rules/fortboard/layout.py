@@ -3,17 +3,19 @@ attacker's equipment stations, read from a scenario's [setup]."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from companion.rules.core import ScenarioError, ScenarioValue
 from companion.rules.fortboard import tables
 
 FOOT = "foot"  # the ground at the bottom of a wall, where ladders stand (derived)
+BRIDGE = "bridge"  # an assault tower's lowered bridge, against the wall it faces (derived)
 INSIDE_KINDS = frozenset({"wall", "tower", "courtyard", "barracks", "stables", "keep", "gate"})
-OUTSIDE_KINDS = frozenset({"station", FOOT})
 BUILDING_KINDS = frozenset({"barracks", "stables", "keep"})
+#: Buildings whose neighbouring wall spaces open into the courtyard (1.1, 1.6).
+COURTYARD_DOORS = frozenset({"barracks", "stables"})
 
 
 @dataclass(frozen=True)
@@ -21,10 +23,10 @@ class Place:
     """One space (or group of spaces) of the board."""
 
     name: str
-    kind: str  # tables.PLACE_KINDS or "foot"
+    kind: str  # tables.PLACE_KINDS, FOOT or BRIDGE
     spaces: int  # 0 for the courtyard and the feet of walls: no limit
     adjacent: tuple[str, ...] = ()
-    faces: str = ""  # stations and feet: the wall (or gate) they stand before
+    faces: str = ""  # stations, feet and bridges: the wall (or gate) they stand before
     equipment: str = ""  # stations: tables.EQUIPMENT_KINDS
 
     @property
@@ -34,6 +36,14 @@ class Place:
     @property
     def damageable(self) -> bool:
         return self.kind in {"wall", "tower", "gate"} | BUILDING_KINDS
+
+
+def layout_foot(wall: str) -> str:
+    return f"{wall} {FOOT}"
+
+
+def layout_bridge(station: str) -> str:
+    return f"{station} {BRIDGE}"
 
 
 @dataclass(frozen=True)
@@ -78,7 +88,13 @@ class Layout:
         return self.place(name).adjacent
 
     def foot_of(self, wall: str) -> str:
-        return f"{wall} {FOOT}"
+        return layout_foot(wall)
+
+    def bridge_of(self, station: str) -> str:
+        return layout_bridge(station)
+
+    def station_of_bridge(self, bridge: str) -> str:
+        return bridge.removesuffix(f" {BRIDGE}")
 
     def wall_of_foot(self, foot: str) -> str:
         return self.place(foot).faces
@@ -194,26 +210,41 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
                 raise ScenarioError(f"{where}: an assault tower must face a wall, not the gate")
             if links[name]:
                 raise ScenarioError(f"{where}: field 'adjacent' is for spaces inside the fort")
-        places.append(Place(name, kind, spaces, tuple(sorted(links[name])), faces, equipment))
+        places.append(Place(name, kind, spaces, (), faces, equipment))
     courtyard = next(n for n, k in kinds.items() if k == "courtyard")
     for place in places:
         if place.kind in ("tower", "keep", "barracks", "stables", "gate") and (
-            courtyard not in place.adjacent
+            courtyard not in links[place.name]
         ):
             raise ScenarioError(
                 f"place {place.name!r}: field 'adjacent' must include the courtyard {courtyard!r}"
             )
-    for place in places:
-        if place.kind != "wall":
-            continue
-        for other in place.adjacent:
-            if kinds[other] not in ("wall", "tower", "barracks", "stables"):
-                raise ScenarioError(
-                    f"place {place.name!r}: field 'adjacent' may not include {other!r}; a wall "
-                    "leads into the fort only through a tower, the barracks or the stables"
-                )
-    for wall_place in [p for p in places if p.kind == "wall"]:
-        places.append(Place(f"{wall_place.name} {FOOT}", FOOT, 0, (), wall_place.name, ""))
+        if place.kind == "wall":
+            for other in sorted(links[place.name]):
+                if kinds[other] not in ("wall", "tower", "barracks", "stables"):
+                    raise ScenarioError(
+                        f"place {place.name!r}: field 'adjacent' may not include {other!r}; a wall "
+                        "leads into the fort only through a tower, the barracks or the stables"
+                    )
+    # the wall spaces beside the barracks or the stables open into the courtyard (1.1)
+    for name, kind in kinds.items():
+        if kind == "wall" and any(kinds[o] in COURTYARD_DOORS for o in links[name]):
+            links[name].add(courtyard)
+            links[courtyard].add(name)
+    places = [replace(p, adjacent=tuple(sorted(links[p.name]))) for p in places]
+    feet = [Place(layout_foot(p.name), FOOT, 0, (), p.name) for p in places if p.kind == "wall"]
+    bridges = [
+        Place(layout_bridge(p.name), BRIDGE, tables.ASSAULT_TOWER_DISPENSE, (), p.faces)
+        for p in places
+        if p.equipment == "assault_tower"
+    ]
+    for derived in feet + bridges:
+        if derived.name in kinds:
+            raise ScenarioError(
+                f"place {derived.name!r}: field 'name' is taken by the box for a wall's foot "
+                "or an assault tower's bridge; rename the place"
+            )
+    places += feet + bridges
     front = setup.get("front")
     if not isinstance(front, str) or kinds.get(front) != "wall":
         raise ScenarioError(
@@ -245,7 +276,8 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
         if any(w.name == wname for w in weapons):
             raise ScenarioError(f"{where}: field 'name' is used twice")
         weapons.append(WallWeapon(wname, wall, wspaces))
-    oil = setup.get("oil_vats", 1)
+    # one vat for each assault tower unless the scenario says otherwise (1.11)
+    oil = setup.get("oil_vats", len(bridges))
     if isinstance(oil, bool) or not isinstance(oil, int) or oil < 0:
         raise ScenarioError(
             f"[setup]: field 'oil_vats' must be a whole number 0 or more, got {oil!r}"
@@ -276,14 +308,17 @@ def validate_figure_place(
             f"{where}: field 'traits.place' {place_name!r} is inside; attackers start at a "
             "station or the foot of a wall"
         )
-    if kind == "mounted" and place.kind in ("wall", "tower"):
-        raise ScenarioError(f"{where}: mounted figures cannot stand on walls or towers")
+    if place.kind == BRIDGE:
+        raise ScenarioError(
+            f"{where}: field 'traits.place' {place_name!r} is a bridge; set the figures in "
+            "the assault tower's station"
+        )
+    if kind == "mounted" and place.kind in ("wall", "tower", FOOT):
+        raise ScenarioError(
+            f"{where}: mounted figures cannot stand on walls, towers or a wall's foot"
+        )
     if place.kind == "stables" and kind != "mounted":
         raise ScenarioError(f"{where}: only mounted figures are kept in the stables")
     if place.kind == "gate":
         raise ScenarioError(f"{where}: set figures on the walls or in the courtyard, not the gate")
     _ = count
-
-
-def place_names(places: Sequence[Place]) -> tuple[str, ...]:
-    return tuple(p.name for p in places)

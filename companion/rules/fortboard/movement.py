@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from companion.rules.fortboard import board
-from companion.rules.fortboard.layout import FOOT
+from companion.rules.fortboard.layout import BRIDGE, FOOT
 from companion.rules.fortboard.state import ATTACKER, DEFENDER, Figure, GameState
 
 CLIMB = "climb"  # foot of a wall onto the wall (ladders), defenders may shoot first
@@ -53,29 +53,39 @@ def _inside_steps(state: GameState, figures: tuple[Figure, ...], place: str) -> 
     return out
 
 
-def _outside_places(state: GameState, side: str, exclude: str) -> list[str]:
+def _outside_places(state: GameState, figures: tuple[Figure, ...], exclude: str) -> list[str]:
+    """Places outside the fort a group may be set in: the feet of the walls
+    first (only foot soldiers of the attacker climb ladders), then stations with room."""
     layout = state.layout
-    out = []
-    for p in layout.places:
-        if p.inside or p.name == exclude:
-            continue
-        if p.kind == "station" and board.room(state, p.name, side) < 1:
-            continue
-        if side == DEFENDER and p.kind == FOOT:
-            continue
-        out.append(p.name)
-    return out
+    side = figures[0].side
+    feet = []
+    if side == ATTACKER and figures[0].kind != "mounted":
+        feet = [p.name for p in layout.places if p.kind == FOOT and p.name != exclude]
+    stations = [
+        s
+        for s in layout.stations
+        if s != exclude
+        and board.room(state, s, side) > 0
+        and (side == ATTACKER or board.raidable(state, s))
+    ]
+    return feet + stations
 
 
 def destinations(state: GameState, unit: str, place: str) -> tuple[Destination, ...]:
-    """Where a group may go. A group in melee may only disengage into a
-    place clear of the enemy (1.12); climbers may still take empty wall spaces."""
+    """Where a group may go. A group in melee may only disengage into a place
+    clear of troops (option `disengage`: of any, or of the enemy) (1.12);
+    climbers may still take empty wall spaces."""
     found = _destinations(state, unit, place)
     figures = group(state, unit, place)
     if not figures or not {f.id for f in figures} & board.engaged_ids(state):
         return found
     enemy = DEFENDER if figures[0].side == ATTACKER else ATTACKER
-    return tuple(d for d in found if d.how == CLIMB or not board.at(state, d.place, enemy))
+    anyone = state.option("disengage") == "clear_of_all"
+    return tuple(
+        d
+        for d in found
+        if d.how == CLIMB or not board.at(state, d.place, None if anyone else enemy)
+    )
 
 
 def _destinations(state: GameState, unit: str, place: str) -> tuple[Destination, ...]:
@@ -96,10 +106,12 @@ def _destinations(state: GameState, unit: str, place: str) -> tuple[Destination,
             )
             if near_gate and board.leaving_allowance(state) > 0 and not mounted_barred:
                 out.extend(
-                    Destination(s, LEAVE) for s in layout.stations if board.at(state, s, ATTACKER)
+                    Destination(s, LEAVE)
+                    for s in layout.stations
+                    if board.at(state, s, ATTACKER) and board.raidable(state, s)
                 )
         else:
-            out.extend(Destination(s, FREE) for s in _outside_places(state, DEFENDER, place))
+            out.extend(Destination(s, FREE) for s in _outside_places(state, figures, place))
             if any(f.may_return for f in figures):
                 gate = layout.gate()
                 back = gate if board.room(state, gate, DEFENDER) > 0 else layout.courtyard
@@ -107,6 +119,14 @@ def _destinations(state: GameState, unit: str, place: str) -> tuple[Destination,
         return tuple(out)
     if here.inside:
         out.extend(_inside_steps(state, figures, place))
+        return tuple(out)
+    if here.kind == BRIDGE:
+        wall = here.faces
+        if not board.destroyed(state, wall) and board.room(state, wall, ATTACKER) > 0:
+            out.append(Destination(wall, STEP))
+        station = layout.station_of_bridge(place)
+        if board.engine_intact(state, station) and board.room(state, station, ATTACKER) > 0:
+            out.append(Destination(station, STEP))
         return tuple(out)
     # only infantry need the 6 (1.1); mounted ride where they wish
     how = FREE if all(f.free_move or f.kind == "mounted" for f in figures) else REPLACE
@@ -121,7 +141,7 @@ def _destinations(state: GameState, unit: str, place: str) -> tuple[Destination,
         gate_broken = wall == layout.front and board.destroyed(state, layout.gate())
         if state.option("breach_entry") and (board.destroyed(state, wall) or gate_broken):
             out.append(Destination(layout.courtyard, BREACH))
-    out.extend(Destination(p, how) for p in _outside_places(state, ATTACKER, place))
+    out.extend(Destination(p, how) for p in _outside_places(state, figures, place))
     return tuple(out)
 
 

@@ -62,6 +62,66 @@ OPTIONS: tuple[RuleOption, ...] = (
         (True, False),
     ),
     RuleOption(
+        "catapult_reach",
+        "What an attacker's catapult may shoot at (the rules do not say): 'facing' the wall "
+        "(or gate) its station stands before, that wall's towers and, by a random roll, the "
+        "fort's interior; 'any' wall, tower or the gate.",
+        "facing",
+        ("facing", "any"),
+    ),
+    RuleOption(
+        "station_range",
+        "Shots between the fort and the attacker's stations: 'no_bearing' uses the basic "
+        "numbers (6, crossbows 5-6) since distance from the walls has no bearing (1.2); 'ask' "
+        "asks the distance in spaces as for shots inside the fort.",
+        "no_bearing",
+        ("no_bearing", "ask"),
+    ),
+    RuleOption(
+        "replacement_roll",
+        "Attacker infantry re-placed outside: 'per_group' one d6 for the figures of a unit "
+        "moving together (6: all go); 'per_figure' a d6 each (each 6 goes).",
+        "per_group",
+        ("per_group", "per_figure"),
+    ),
+    RuleOption(
+        "disengage",
+        "A figure in melee may move away only into a place 'clear_of_all' figures, friend or "
+        "foe (1.12 read literally), or only one 'clear_of_enemy'.",
+        "clear_of_all",
+        ("clear_of_all", "clear_of_enemy"),
+    ),
+    RuleOption(
+        "buildings_fall",
+        "When the barracks, stables or keep fall to an enemy standing in them with no "
+        "defender: at the 'end_of_turn', after combat (the defender may still come back to "
+        "fight), or 'at_once'.",
+        "end_of_turn",
+        ("end_of_turn", "at_once"),
+    ),
+    RuleOption(
+        "sortie_engines",
+        "Defenders who leave the fort may attack the crew inside an unbroken ram or assault "
+        "tower (1.7: any attacker equipment); false: those crews are safe until the engine is "
+        "destroyed (1.10).",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "bridge_width",
+        "Figures abreast on an assault tower's bridge: the front rank that fights the one "
+        "defender where the bridge lands (the rules assume at least 2).",
+        2,
+        (2, 3, 4),
+    ),
+    RuleOption(
+        "weapon_on_climbers",
+        "A wall weapon may fire at attackers climbing its wall by ladder, in the attacker's "
+        "move (once a turn in all); false: it fires only in the defender's move.",
+        True,
+        (True, False),
+    ),
+    RuleOption(
         "victory",
         "'keep_or_wipeout': the attacker wins by taking the keep or leaving no defender; "
         "'wipeout': only by leaving no defender. The defender wins by outlasting the turn limit "

@@ -76,10 +76,13 @@ class GameState:
     guns_lost: frozenset[str] = frozenset()
     burning: Pairs = ()  # assault tower station -> turns burnt
     oil_left: int = 0
+    oiled: frozenset[str] = frozenset()  # assault towers that have had their vat of oil
     fallen: frozenset[str] = frozenset()  # "barracks", "stables", "keep", "keep_destroyed"
     moved: frozenset[int] = frozenset()
     fired: frozenset[int] = frozenset()
-    used: frozenset[str] = frozenset()
+    used: frozenset[str] = frozenset()  # things done once a move ("shoot:N catapult")
+    spent: frozenset[str] = frozenset()  # things done once a turn (a wall weapon's firing)
+    busy: frozenset[int] = frozenset()  # figures who gave up this turn's combat (dousing)
     left_fort: int = 0
     contacts: tuple[str, ...] = ()
     stack: tuple[Ask, ...] = ()

@@ -58,6 +58,10 @@ MISSILE_HIT_FACES: dict[tuple[str, str], frozenset[int]] = {
 
 RANGE_BANDS: tuple[str, ...] = ("near", "far")
 RANGE_LABELS: dict[str, str] = {"near": "2-3 spaces", "far": "4+ spaces"}
+RANGE_REASONS: dict[str, str] = {
+    "near": "2-3 spaces away",
+    "far": "4+ spaces away or distance of no bearing",
+}
 
 #: Any missile figure shooting at an enemy artillery crew hits on a 6. (1.12.2)
 CREW_HIT_FACES: frozenset[int] = frozenset({6})

@@ -9,10 +9,22 @@ Siege (assault tower, 4, E wall).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
-from fb_helpers import in_phase, new_game, options_of, play, roll_request, unit, where
+from fb_helpers import (
+    SMALL_PLACES,
+    in_phase,
+    new_game,
+    options_of,
+    play,
+    raw_fort,
+    roll_request,
+    unit,
+    where,
+)
 
 from companion.rules.core import Chosen, GameOver, Rolled, RulesError
 from companion.rules.fortboard import RULESET, board
@@ -45,12 +57,12 @@ def test_replacement_needs_a_six() -> None:
             unit("Guard", "Blue", "infantry", 2, "E wall"),
         ]
     )
-    state, _ = play(state, "move:Foot@N wall foot")
+    state, _ = play(state, "move:Foot")
     assert "to:Camp" in options_of(state)
     state, log = play(state, "to:Camp", (5,))
     assert "needs a 6" in log[-1]
     assert set(where(state, "Foot")) == {"N wall foot"}
-    assert "move:Foot@N wall foot" not in options_of(state)  # that was their move
+    assert "move:Foot" not in options_of(state)  # that was their move
 
 
 def test_replacement_on_a_six_fills_the_station() -> None:
@@ -60,7 +72,7 @@ def test_replacement_on_a_six_fills_the_station() -> None:
             unit("Guard", "Blue", "infantry", 2, "E wall"),
         ]
     )
-    state, _ = play(state, "move:Foot@N wall foot", "to:Camp", (6,))
+    state, _ = play(state, "move:Foot", "to:Camp", (6,))
     assert where(state, "Foot").count("Camp") == 4  # the camp holds four
     assert where(state, "Foot").count("N wall foot") == 2
 
@@ -73,7 +85,7 @@ def test_attackers_withdrawing_to_a_station_heal() -> None:
         ]
     )
     state = _set(state, "Foot", wounded=True)
-    state, log = play(state, "move:Foot@N wall foot", "to:Camp", (6,))
+    state, log = play(state, "move:Foot", "to:Camp", (6,))
     assert not any(f.wounded for f in state.figures if f.unit == "Foot")
     assert any("healed" in line for line in log)
 
@@ -86,14 +98,79 @@ def test_mounted_attackers_need_no_six() -> None:
             unit("Guard", "Blue", "infantry", 1, "E wall"),
         ]
     )
-    state, _ = play(state, "move:Horse@Camp", "to:Cat")
+    state, _ = play(state, "move:Horse", "to:Cat")
     assert where(state, "Horse") == ["Cat"]
 
 
 def test_defenders_move_one_space_and_walls_reach_the_courtyard_only_by_tower() -> None:
+    # the N wall touches the barracks: its spaces open into the courtyard (1.1)
     state = in_phase(new_game(), DEFENDER)
-    state, _ = play(state, "move:Guard@N wall")
-    assert set(options_of(state)) == {"to:NE tower", "to:Barracks"}
+    state, _ = play(state, "move:Guard")
+    assert set(options_of(state)) == {"to:NE tower", "to:Barracks", "to:Courtyard"}
+    # the E wall touches only the tower: the courtyard is reached through its corner
+    state = in_phase(
+        new_game(
+            [
+                unit("Foot", "Red", "infantry", 8, "N wall foot"),
+                unit("Guard", "Blue", "infantry", 2, "E wall"),
+            ]
+        ),
+        DEFENDER,
+    )
+    state, _ = play(state, "move:Guard")
+    assert set(options_of(state)) == {"to:NE tower"}
+
+
+def test_a_wall_beside_the_stables_lets_foot_soldiers_into_the_courtyard() -> None:
+    places = copy.deepcopy(SMALL_PLACES)
+    next(p for p in places if p["name"] == "E wall")["adjacent"].append("Stables")
+    state = in_phase(
+        new_game(
+            [
+                unit("Foot", "Red", "infantry", 8, "N wall foot"),
+                unit("Guard", "Blue", "infantry", 2, "E wall"),
+            ],
+            places=places,
+        ),
+        DEFENDER,
+    )
+    state, _ = play(state, "move:Guard")
+    # the stables keep horses, but the wall beside them opens into the courtyard
+    assert set(options_of(state)) == {"to:NE tower", "to:Courtyard"}
+
+
+def test_a_group_moves_once_and_stops_where_it_arrives() -> None:
+    state = in_phase(
+        new_game(
+            [
+                unit("Foot", "Red", "infantry", 8, "N wall foot"),
+                unit("Res", "Blue", "infantry", 2, "Courtyard"),
+            ]
+        ),
+        DEFENDER,
+    )
+    state, _ = play(state, "move:Res", "to:Keep")
+    assert "move:Res" not in options_of(state)
+    state = in_phase(state, DEFENDER)  # the next move
+    assert "move:Res" in options_of(state)
+
+
+def test_missiles_shoot_before_or_after_moving() -> None:
+    units = [
+        unit("Foot", "Red", "infantry", 4, "Camp"),
+        unit("Bows", "Blue", "archer", 2, "Courtyard"),
+    ]
+    state = in_phase(new_game(units), DEFENDER)
+    # move first, then shoot from the new place
+    state, _ = play(state, "move:Bows", "to:N wall", "fire:Bows", "at:Camp")
+    assert roll_request(state).request.dice_count == 2
+    # or shoot first, then move
+    state = in_phase(new_game(units), DEFENDER)
+    state = _set(state, "Bows", place="N wall")
+    state, _ = play(state, "fire:Bows", "at:Camp", (1, 1), "move:Bows")
+    assert "to:Courtyard" in options_of(state)
+    state, _ = play(state, "to:Courtyard")
+    assert "fire:Bows" not in options_of(state)  # once a move
 
 
 def test_courtyard_is_one_space() -> None:
@@ -106,7 +183,7 @@ def test_courtyard_is_one_space() -> None:
         ),
         DEFENDER,
     )
-    state, _ = play(state, "move:Res@Courtyard")
+    state, _ = play(state, "move:Res")
     assert set(options_of(state)) >= {"to:Keep", "to:Barracks", "to:Gate", "to:NE tower"}
 
 
@@ -121,15 +198,73 @@ def test_climbers_take_empty_spaces_after_defender_missiles() -> None:
             unit("Bows", "Blue", "archer", 2, "NE tower"),
         ]
     )
-    state, log = play(state, "move:Foot@N wall foot", "to:N wall")
-    assert options_of(state) == ["fire:Bows@NE tower", "hold"]
-    state, log = play(state, "fire:Bows@NE tower", "near")
+    state, log = play(state, "move:Foot", "to:N wall")
+    assert options_of(state) == ["weapon:Oil", "fire:Bows", "hold"]
+    state, log = play(state, "fire:Bows", "near")
     assert roll_request(state).request.dice_count == 2
     state, log = play(state, (4, 1))
     assert "Bows shoot: 1 hit" in log
     assert "Foot #1 is wounded" in log
+    assert options_of(state) == ["weapon:Oil", "hold"]  # the oil may still pour
+    state, log = play(state, "hold")
     assert "2 reach the top of N wall" in log  # two empty spaces
+    assert where(state, "Foot").count("N wall foot") == 2  # lined up behind
     assert where(state, "Foot").count("N wall") == 2
+
+
+def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ],
+        options={"weapon_on_climbers": False},
+    )
+    state, log = play(state, "move:Foot", "to:N wall")
+    assert "3 reach the top of N wall" in log
+    assert where(state, "Foot").count("N wall foot") == 1
+    state = in_phase(state, ATTACKER)  # a later move: those on the wall move on
+    state, _ = play(state, "move:Foot")
+    assert options_of(state) == ["at:N wall", "at:N wall foot"]  # which group?
+    assert [o.label for o in RULESET.next_step(state).options] == [  # type: ignore[union-attr]
+        "N wall (3)",
+        "N wall foot (1)",
+    ]
+    state, _ = play(state, "at:N wall", "to:NE tower")
+    state, log = play(state, "move:Foot", "to:N wall")  # only the foot group may still move
+    assert "1 reach the top of N wall" in log
+
+
+def test_a_wall_weapon_pours_down_on_climbers_before_they_reach_the_top() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ]
+    )
+    state, log = play(state, "move:Foot", "to:N wall", "weapon:Oil")
+    assert log == ["Foot: 3 set ladders against N wall", "Oil pours down on the climbers at N wall"]
+    request = roll_request(state).request
+    assert [g.count for g in request.groups] == [4, 4]
+    # two spaces reach two climbers, two attempts each: Foot #1 killed, Foot #2 unhurt
+    state, log = play(state, (6, 6, 1, 1, 1, 1, 6, 6))
+    assert log == ["Foot #1 is killed", "2 reach the top of N wall"]
+    assert where(state, "Foot") == ["N wall", "N wall", "N wall foot"]
+    # it has fired this turn: not again in the defender's move
+    state, _ = play(state, "end")
+    assert "weapon:Oil" not in options_of(state)
+
+
+def test_option_wall_weapons_fire_only_in_the_defenders_move() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ],
+        options={"weapon_on_climbers": False},
+    )
+    state, log = play(state, "move:Foot", "to:N wall")
+    assert "3 reach the top of N wall" in log  # no one to shoot: straight up
 
 
 def test_a_beaten_defender_gives_up_his_space() -> None:
@@ -169,7 +304,7 @@ def test_towers_cannot_be_scaled_by_ladders() -> None:
             unit("Guard", "Blue", "infantry", 1, "E wall"),
         ]
     )
-    state, _ = play(state, "move:Foot@N wall foot")
+    state, _ = play(state, "move:Foot")
     assert "to:NE tower" not in options_of(state)
 
 
@@ -278,7 +413,7 @@ def test_aiming_moves_the_numbers_once_a_turn() -> None:
     assert isinstance(state, GameState)
     state = in_phase(state, DEFENDER)
     state, log = play(state, "aim:Left mangonel", "start:2")
-    assert log[0].startswith("Left mangonel now numbers 1=E tower")
+    assert log[0].startswith("Left mangonel now numbers 1=E siege tower")
     assert "aim:Left mangonel" not in options_of(state)
     state, log = play(state, "gun:Left mangonel", (6,))
     assert "Left mangonel rolls 6: W catapult" in log
@@ -366,20 +501,45 @@ def test_wall_weapon_hits_a_ram_below() -> None:
 # ------------------------------------------------------ 1.6, 1.7 buildings, sorties
 
 
-def test_barracks_falls_to_an_unopposed_enemy() -> None:
+def _barracks_raid(**options: object) -> GameState:
     state = new_game(
         [
             unit("Foot", "Red", "infantry", 4, "N wall foot"),
             unit("Raid", "Red", "infantry", 1, "Camp"),
             unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ]
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+        ],
+        options=dict(options),
     )
-    state = _set(state, "Raid", place="Barracks")
-    state, log = play(state, "end")
+    return _set(state, "Raid", place="Barracks")
+
+
+def test_barracks_falls_to_an_unopposed_enemy_after_combat() -> None:
+    state, log = play(_barracks_raid(), "end", "end")
+    assert "The barracks has fallen: fort defenders fight at -1" not in log  # not yet
+    # the ladder fight at the N wall: a tie, then three gang up and tie too
+    state, log = play(state, (3, 3), (3, 3, 3, 3, 3, 3))
     assert "The barracks has fallen: fort defenders fight at -1" in log
-    state, _ = play(state, "end")
-    request = roll_request(state)  # ladder fight: guard fights at 3 - 1
+    assert board.fort_penalty_flags(state) == (True, False)
+    state, _ = play(state, "end", "end")
+    request = roll_request(state)  # ladder fight: the guard fights at 3 - 1
     assert request.odds is not None
+    assert request.odds.headline[1] == Fraction(21, 36)  # 3 + d6 against 2 + d6
+
+
+def test_the_defender_may_come_back_to_fight_for_the_barracks() -> None:
+    state, _ = play(_barracks_raid(), "end", "move:Res", "to:Barracks", "end")
+    assert roll_request(state).request.reason == "Melee at Barracks: 1 fight"
+    state, log = play(state, (1, 6))  # the raider is wounded
+    assert "Raid #1 is wounded" in log
+    state, log = play(state, (3, 3), (3, 3, 3, 3, 3, 3))  # the ladder fight: ties
+    assert "barracks" not in state.fallen
+    assert state.turn == 2
+
+
+def test_option_buildings_fall_at_once() -> None:
+    _state, log = play(_barracks_raid(buildings_fall="at_once"), "end")
+    assert "The barracks has fallen: fort defenders fight at -1" in log
 
 
 def test_stables_fallen_no_mounted_sortie() -> None:
@@ -388,13 +548,13 @@ def test_stables_fallen_no_mounted_sortie() -> None:
         unit("Horse", "Blue", "mounted", 1, "Stables"),
     ]
     state = in_phase(new_game(units), DEFENDER)
-    state, _ = play(state, "move:Horse@Stables")
+    state, _ = play(state, "move:Horse")
     assert "to:Camp" not in options_of(state)  # no one at the camp to attack
     state = in_phase(new_game([*units, unit("Raid", "Red", "infantry", 1, "Camp")]), DEFENDER)
-    state, _ = play(state, "move:Horse@Stables")
+    state, _ = play(state, "move:Horse")
     assert "to:Camp" in options_of(state)
     state = replace(in_phase(state, DEFENDER), fallen=frozenset({"stables"}))
-    state, _ = play(state, "move:Horse@Stables")
+    state, _ = play(state, "move:Horse")
     assert "to:Camp" not in options_of(state)
 
 
@@ -408,9 +568,9 @@ def test_leaving_the_fort_one_per_empty_station_space() -> None:
     ]
     state = in_phase(new_game(units), DEFENDER)
     assert board.leaving_allowance(state) == 1
-    state, _ = play(state, "move:Horse@Stables", "to:Camp")
+    state, _ = play(state, "move:Horse", "to:Camp")
     assert where(state, "Horse") == ["Camp", "Stables"]
-    state, _ = play(in_phase(state, DEFENDER), "move:Horse@Stables")
+    state, _ = play(in_phase(state, DEFENDER), "move:Horse")
     assert "to:Camp" not in options_of(state)  # the one way out is used
 
 
@@ -423,7 +583,7 @@ def test_no_one_leaves_when_every_station_space_is_full() -> None:
     ]
     state = in_phase(new_game(units), DEFENDER)
     assert board.leaving_allowance(state) == 0
-    state, _ = play(state, "move:Horse@Stables")
+    state, _ = play(state, "move:Horse")
     assert all(not key.startswith("to:Camp") for key in options_of(state))
 
 
@@ -436,7 +596,7 @@ def test_mounted_come_back_only_after_a_kill() -> None:
     state = in_phase(new_game(units), DEFENDER)
     state = _set(state, "Horse", place="Cat")
     state = in_phase(state, DEFENDER)
-    state, _ = play(state, "move:Horse@Cat")
+    state, _ = play(state, "move:Horse")
     assert "to:Gate" not in options_of(state)
     state = _set(in_phase(state, DEFENDER), "Crew", wounded=True)
     state = _end_both(replace(state, phase=DEFENDER))
@@ -444,7 +604,7 @@ def test_mounted_come_back_only_after_a_kill() -> None:
     assert "Crew #1 is killed" in log
     assert "The catapult at Cat is taken: its raiders may go back in" in log
     state = in_phase(state, DEFENDER)
-    state, _ = play(state, "move:Horse@Cat")
+    state, _ = play(state, "move:Horse")
     assert "to:Gate" in options_of(state)
 
 
@@ -465,7 +625,7 @@ def test_a_tower_held_by_the_enemy_cannot_be_regained_by_walking_in() -> None:
         ),
     )
     state = in_phase(state, DEFENDER)
-    state, _ = play(state, "move:Res@Courtyard")
+    state, _ = play(state, "move:Res")
     assert "to:NE tower" not in options_of(state)
     assert "corner:NE tower" in board.contacts(state)
 
@@ -476,7 +636,7 @@ def test_no_more_than_four_defenders_in_a_tower() -> None:
         unit("Res", "Blue", "infantry", 6, "Courtyard"),
     ]
     state = in_phase(new_game(units), DEFENDER)
-    state, _ = play(state, "move:Res@Courtyard", "to:NE tower")
+    state, _ = play(state, "move:Res", "to:NE tower")
     assert where(state, "Res").count("NE tower") == 4
 
 
@@ -574,43 +734,124 @@ def test_ram_crew_are_safe_from_missiles() -> None:
         ),
         DEFENDER,
     )
-    state, _ = play(state, "fire:Bows@N wall")
+    state, _ = play(state, "fire:Bows")
     assert "at:Ram" not in options_of(state)
     assert "at:Camp" in options_of(state)
 
 
-def test_assault_tower_lowers_its_bridge() -> None:
-    state = new_game(
-        [
-            unit("Troop", "Red", "infantry", 2, "Siege"),
-            unit("Xbow", "Red", "crossbow", 2, "Siege"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-            unit("Foot2", "Red", "infantry", 2, "N wall foot"),
-        ]
+def _siege(*units: dict[str, object], **options: object) -> GameState:
+    return new_game(
+        [*units, unit("Foot2", "Red", "infantry", 6, "N wall foot")],  # 3/4 limit filler
+        options=dict(options),
+    )
+
+
+def test_assault_tower_lowers_its_bridge_and_the_unopposed_take_wall_spaces() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 4, "Siege"),
+        unit("Guard", "Blue", "infantry", 1, "E wall"),
     )
     state, log = play(state, "bridge:Siege")
-    # up to four a turn, as many as the wall has room for: two here
-    assert "The assault tower at Siege lowers its bridge: 2 onto E wall" in log
-    assert "2 reach the top of E wall" in log
-    assert where(state, "Troop") == ["E wall", "E wall"]
-    assert "bridge:Siege" not in options_of(state)
+    # four a turn onto the bridge; two empty wall spaces: two step onto the wall
+    assert log == [
+        "The assault tower at Siege lowers its bridge: 4 onto it",
+        "2 reach the top of E wall",
+        "2 find no room on E wall",
+    ]
+    assert where(state, "Troop") == ["E wall", "E wall", "Siege bridge", "Siege bridge"]
+    assert "bridge:Siege" not in options_of(state)  # once a turn
+    assert "bridge:Siege bridge" in board.contacts(state)
+    assert "place:E wall" in board.contacts(state)
 
 
-def test_assault_tower_bowmen_shoot_before_the_defenders() -> None:
-    state = new_game(
-        [
-            unit("Xbow", "Red", "crossbow", 2, "Siege"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-            unit("Bows", "Blue", "archer", 1, "NE tower"),
-            unit("Foot2", "Red", "infantry", 4, "N wall foot"),
-        ]
+def test_an_assault_tower_fights_a_fully_manned_wall_from_its_bridge() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 3, "Siege"),
+        unit("Guard", "Blue", "infantry", 3, "E wall"),
+    )
+    state, log = play(state, "bridge:Siege")
+    assert "3 find no room on E wall" in log
+    state = _end_both(state)
+    # the bridge lands on one space: its front rank of two faces the one man there
+    request = roll_request(state).request
+    assert request.reason == "Melee on Siege bridge: 1 fight"
+    state, log = play(state, (6, 1))
+    assert log[:4] == [
+        "Troop #1 3+6 v Guard #1 3+1: attacker wins",
+        "Guard #1 is wounded",
+        "Guard #1 is driven back to Courtyard",
+        "Troop #1 takes the space on E wall",
+    ]
+    assert where(state, "Troop") == ["E wall", "Siege bridge", "Siege bridge"]
+
+
+def test_the_bridge_front_rank_gangs_up_on_the_one_defender() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 3, "Siege"),
+        unit("Guard", "Blue", "infantry", 3, "E wall"),
+        ladder_climb="kill_defender",
+    )
+    state = _end_both(play(state, "bridge:Siege")[0])
+    state, log = play(state, (3, 3))
+    # the second man of the front rank gangs up; the third waits behind
+    assert roll_request(state).request.dice_count == 2
+    state, log = play(state, (6, 1))
+    assert "Troop #2 3+6 v Guard #1 3+1: attacker wins" in log
+
+
+def test_option_a_wider_bridge_brings_more_men_to_the_front() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 3, "Siege"),
+        unit("Guard", "Blue", "infantry", 3, "E wall"),
+        bridge_width=3,
+        ladder_climb="kill_defender",
+    )
+    state = _end_both(play(state, "bridge:Siege")[0])
+    state, _ = play(state, (3, 3))
+    assert roll_request(state).request.dice_count == 4  # two more gang up
+
+
+def test_missiles_on_the_bridge_shoot_first_then_the_defenders() -> None:
+    state = _siege(
+        unit("Xbow", "Red", "crossbow", 2, "Siege"),
+        unit("Guard", "Blue", "infantry", 1, "E wall"),
+        unit("Bows", "Blue", "archer", 1, "NE tower"),
     )
     state, log = play(state, "bridge:Siege")
     assert "Missiles on the bridge shoot first" in log
-    assert roll_request(state).request.groups[1].count == 2  # two crossbows
+    # behind the others on the bridge, they shoot as usual: the distance is asked
+    assert options_of(state) == ["near", "far"]
+    state, _ = play(state, "near")
+    request = roll_request(state).request
+    assert request.reason == "Xbow at the defenders on E wall: Missile fire, 2-3 spaces away"
+    assert request.groups[0].count == 2
     state, log = play(state, (5, 1))
     assert "Guard #1 is wounded" in log
-    assert options_of(state) == ["fire:Bows@NE tower", "hold"]
+    assert options_of(state) == ["fire:Bows", "hold"]  # now the defender's turn
+    state, _ = play(state, "fire:Bows", "far", (6,))
+    assert where(state, "Xbow") == ["Siege bridge", "Siege bridge"]  # missiles stay behind
+    assert any(f.wounded for f in state.figures if f.unit == "Xbow")
+
+
+def test_without_missiles_on_the_bridge_the_defender_shoots_first() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 2, "Siege"),
+        unit("Bows", "Blue", "archer", 1, "NE tower"),
+    )
+    state, log = play(state, "bridge:Siege")
+    assert log == ["The assault tower at Siege lowers its bridge: 2 onto it"]
+    assert options_of(state) == ["fire:Bows", "hold"]
+
+
+def test_men_on_the_bridge_step_onto_the_wall_or_back_into_the_tower() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 4, "Siege"),
+        unit("Guard", "Blue", "infantry", 2, "E wall"),
+    )
+    state, _ = play(state, "bridge:Siege")
+    state = in_phase(state, ATTACKER)
+    state, _ = play(state, "move:Troop", "at:Siege bridge")
+    assert options_of(state) == ["to:Siege"]  # the wall is full
 
 
 def test_burning_oil_brings_down_an_assault_tower_after_four_turns() -> None:
@@ -636,6 +877,33 @@ def test_burning_oil_brings_down_an_assault_tower_after_four_turns() -> None:
     assert where(state, "Troop") == []
 
 
+def test_one_vat_of_oil_for_each_assault_tower() -> None:
+    units = [
+        unit("Troop", "Red", "infantry", 3, "Siege"),
+        unit("Foot", "Red", "infantry", 4, "Camp"),
+        unit("Guard", "Blue", "infantry", 1, "N wall"),
+    ]
+    state = in_phase(new_game(units, oil_vats=3), DEFENDER)
+    state, _ = play(state, "oil:Siege")
+    state = replace(in_phase(state, DEFENDER), burning=())  # the fire was put out
+    assert "oil:Siege" not in options_of(state)  # that tower has had its vat
+    assert state.oil_left == 2
+    raw = raw_fort(units)
+    del raw["setup"]["oil_vats"]
+    raw["setup"]["places"].append(
+        {
+            "name": "Siege 2",
+            "kind": "station",
+            "faces": "N wall",
+            "equipment": "assault_tower",
+            "spaces": 4,
+        }
+    )
+    started = RULESET.start(RULESET.load_scenario(raw))
+    assert isinstance(started, GameState)
+    assert started.oil_left == 2  # by default one vat for each assault tower
+
+
 def test_dousing_the_fire_takes_the_figures_turn() -> None:
     state = new_game(
         [
@@ -650,6 +918,48 @@ def test_dousing_the_fire_takes_the_figures_turn() -> None:
     state, log = play(state, (1, 2, 6))
     assert "The fire at Siege is put out" in log
     assert "bridge:Siege" not in options_of(state)
+
+
+def test_those_who_douse_do_not_fight_that_turn() -> None:
+    state = new_game(
+        [
+            unit("Troop", "Red", "infantry", 2, "Siege"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+            unit("Foot", "Red", "infantry", 2, "Camp"),
+        ]
+    )
+    state = replace(state, burning=(("Siege", 1),))
+    state = _set(state, "Guard", place="Siege")  # a raider already at the tower
+    state, _ = play(state, "douse:Siege", (1, 2))
+    assert "place:Siege" not in board.contacts(state)
+    state, _ = play(state, "end", "end")
+    assert where(state, "Troop") == ["Siege", "Siege"]  # no fight there this turn
+    assert state.turn == 2
+    assert "place:Siege" in board.contacts(state)  # next turn they fight again
+
+
+def test_a_burnt_tower_takes_the_men_on_its_bridge_with_it() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 4, "Siege"),
+        unit("Guard", "Blue", "infantry", 3, "E wall"),
+    )
+    state, _ = play(state, "bridge:Siege")
+    state = replace(state, burning=(("Siege", 3),))
+    state, _ = play(state, "end", "end", (3, 3), (3, 3))
+    assert where(state, "Troop") == []
+
+
+def test_survivors_of_a_broken_tower_include_the_bridge() -> None:
+    state = _siege(
+        unit("Troop", "Red", "infantry", 4, "Siege"),
+        unit("Guard", "Blue", "infantry", 3, "E wall"),
+    )
+    state, _ = play(state, "bridge:Siege", "end")
+    state = replace(state, hits=(("Siege", 5),))
+    state, log = play(state, "gun:Left gun", (4,))
+    assert "The engine at Siege is destroyed" in log
+    state, log = play(state, (2,))
+    assert log == ["Troop #3 is killed", "Troop #4 is killed", "2 get out of the wreck at Siege"]
 
 
 # ------------------------------------------------------------- 1.12 combat
@@ -694,27 +1004,59 @@ def test_archers_in_melee_cannot_shoot() -> None:
         ),
         DEFENDER,
     )
-    assert "fire:Bows@N wall" not in options_of(state)
+    assert "fire:Bows" not in options_of(state)
 
 
-def test_range_is_asked_inside_the_fort_only() -> None:
-    state = in_phase(
+def _bows_on_the_wall(**options: object) -> GameState:
+    return in_phase(
         new_game(
             [
                 unit("Foot", "Red", "infantry", 4, "Camp"),
+                unit("Climb", "Red", "infantry", 4, "E wall foot"),
                 unit("Bows", "Blue", "archer", 2, "N wall"),
-            ]
+            ],
+            options=dict(options),
         ),
         DEFENDER,
     )
-    state, _ = play(state, "fire:Bows@N wall", "at:Camp")
+
+
+def test_range_is_asked_inside_the_fort_only() -> None:
+    # inside the fort (here across the courtyard to the E wall) the distance in spaces counts
+    state = _set(_bows_on_the_wall(), "Climb", place="E wall")
+    state, _ = play(state, "fire:Bows", "at:E wall")
     assert options_of(state) == ["near", "far"]
+    state, _ = play(state, "near")
+    assert roll_request(state).request.groups[0].faces_meaning == "4+ hits"
+    # from outside the fort distance has no bearing (1.2): the basic numbers
     state = new_game(
         [unit("Arch", "Red", "archer", 4, "Camp"), unit("Guard", "Blue", "infantry", 2, "N wall")]
     )
-    state, _ = play(state, "fire:Arch@Camp", "at:N wall")
+    state, _ = play(state, "fire:Arch", "at:N wall")
     request = roll_request(state).request
-    assert request.groups[0].faces_meaning == "6 hits"  # distance has no bearing outside
+    assert request.groups[0].faces_meaning == "6 hits"
+
+
+def test_shots_at_the_stations_use_the_basic_numbers() -> None:
+    state, _ = play(_bows_on_the_wall(), "fire:Bows", "at:Camp")
+    request = roll_request(state).request
+    assert request.reason == "Bows at Camp: Missile fire, 4+ spaces away or distance of no bearing"
+    assert request.groups[0].faces_meaning == "6 hits"
+
+
+def test_option_the_range_to_the_stations_is_asked() -> None:
+    state, _ = play(_bows_on_the_wall(station_range="ask"), "fire:Bows", "at:Camp")
+    assert options_of(state) == ["near", "far"]
+
+
+def test_wall_archers_shoot_at_their_side_and_across_the_courtyard() -> None:
+    state, _ = play(_bows_on_the_wall(), "fire:Bows")
+    # outside, a wall's archers reach only what stands before their own wall: not the
+    # climbers at the foot of the E wall
+    assert options_of(state) == ["at:Camp"]
+    state = _set(_bows_on_the_wall(), "Climb", place="E wall")
+    state, _ = play(state, "fire:Bows")
+    assert "at:E wall" in options_of(state)  # across the courtyard to another wall
 
 
 def test_archers_against_artillery_crew() -> None:
@@ -728,7 +1070,7 @@ def test_archers_against_artillery_crew() -> None:
         ),
         DEFENDER,
     )
-    state, _ = play(state, "fire:Bows@N wall")
+    state, _ = play(state, "fire:Bows")
     assert "at:Cat" not in options_of(state)  # the crew are shot at as crew
     state, log = play(state, "crew:Cat", (6, 5))  # crossbows too need a 6 here
     assert "Crew #1 is killed" in log
@@ -746,7 +1088,7 @@ def test_healing_in_the_barracks() -> None:
         DEFENDER,
     )
     state = _set(state, "Guard", wounded=True)
-    state, log = play(state, "move:Guard@N wall", "to:Barracks")
+    state, log = play(state, "move:Guard", "to:Barracks")
     assert "2 wounded healed at Barracks" in log
 
 
@@ -774,7 +1116,7 @@ def test_input_that_does_not_fit_is_refused_and_changes_nothing() -> None:
         RULESET.advance(state, Chosen("fly"))
     with pytest.raises(RulesError, match="expected a choice"):
         RULESET.advance(state, Rolled((6,)))
-    state2, _ = play(state, "move:Foot@N wall foot", "to:Camp")
+    state2, _ = play(state, "move:Foot", "to:Camp")
     with pytest.raises(RulesError, match="expected 1 dice"):
         RULESET.advance(state2, Rolled((6, 6)))
     with pytest.raises(RulesError, match="reads 1-6"):
@@ -797,14 +1139,22 @@ def _rubble_game(**options: object) -> GameState:
 
 
 def test_attackers_cross_a_fallen_wall_into_the_courtyard() -> None:
-    state, _ = play(_rubble_game(), "move:Pikes@E wall foot")
+    state, _ = play(_rubble_game(), "move:Pikes")
     assert "to:Courtyard" in options_of(state)
     assert "to:E wall" not in options_of(state)
 
 
 def test_option_rubble_only_blocks() -> None:
-    state, _ = play(_rubble_game(breach_entry=False), "move:Pikes@E wall foot")
+    state, _ = play(_rubble_game(breach_entry=False), "move:Pikes")
     assert "to:Courtyard" not in options_of(state)
+
+
+def test_rubble_stops_melee_but_not_missiles() -> None:
+    state = _rubble_game()
+    assert not any(c.endswith("E wall") for c in board.contacts(state))
+    state = in_phase(_set(state, "Res", kind="archer", place="NE tower"), DEFENDER)
+    state, _ = play(state, "fire:Res")
+    assert "at:E wall foot" in options_of(state)
 
 
 def test_option_pikes_fight_over_rubble() -> None:
@@ -819,7 +1169,7 @@ def test_a_broken_gate_lets_the_front_wall_foot_in() -> None:
             unit("Guard", "Blue", "infantry", 1, "E wall"),
         ]
     )
-    state, _ = play(state, "move:Foot@N wall foot")
+    state, _ = play(state, "move:Foot")
     assert "to:Courtyard" not in options_of(state)
     state = replace(
         new_game(
@@ -830,7 +1180,7 @@ def test_a_broken_gate_lets_the_front_wall_foot_in() -> None:
         ),
         hits=(("Gate", 2),),
     )
-    state, _ = play(state, "move:Foot@N wall foot")
+    state, _ = play(state, "move:Foot")
     assert "to:Courtyard" in options_of(state)
 
 
@@ -842,3 +1192,268 @@ def test_a_station_hit_may_only_wound_by_option() -> None:
     state = in_phase(new_game(units, options={"station_hit": "wound_one"}), DEFENDER)
     state, log = play(state, "gun:Left gun", (2,))
     assert "Foot #1 is wounded" in log
+
+
+# ------------------------------------------------ readings and their options
+
+
+def _replacing(**options: object) -> GameState:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 2, "E wall"),
+        ],
+        options=dict(options),
+    )
+    return play(state, "move:Foot", "to:Camp")[0]
+
+
+def test_replacement_is_one_die_for_the_group() -> None:
+    state = _replacing()
+    assert roll_request(state).request.dice_count == 1
+    state, _log = play(state, (6,))
+    assert where(state, "Foot") == ["Camp"] * 4
+
+
+def test_option_replacement_is_one_die_a_figure() -> None:
+    state = _replacing(replacement_roll="per_figure")
+    request = roll_request(state).request
+    assert request.dice_count == 4
+    assert request.reason == "Foot: N wall foot to Camp, Attacker re-placement"
+    state, log = play(state, (6, 2, 6, 1))
+    assert log[0] == "Foot rolls 6 2 6 1: picked up and placed"
+    assert sorted(where(state, "Foot")) == ["Camp", "Camp", "N wall foot", "N wall foot"]
+    assert "move:Foot" not in options_of(state)  # the others' move is spent
+
+
+def _catapult(**options: object) -> list[str]:
+    state = new_game(
+        [
+            unit("Crew", "Red", "infantry", 2, "Cat"),
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ],
+        options=dict(options),
+    )
+    state, _ = play(state, "shoot:Cat")
+    return options_of(state)
+
+
+def test_a_catapult_shoots_at_the_wall_it_faces_its_towers_and_gate() -> None:
+    # Cat faces the N wall, the front wall with the gate in it
+    assert _catapult() == ["hit:N wall", "hit:NE tower", "hit:Gate", "interior"]
+
+
+def test_option_a_catapult_reaches_any_stonework() -> None:
+    assert _catapult(catapult_reach="any") == [
+        "hit:N wall",
+        "hit:E wall",
+        "hit:NE tower",
+        "hit:Gate",
+        "interior",
+    ]
+
+
+def _engaged_guard(**options: object) -> GameState:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+        ],
+        options=dict(options),
+    )
+    return in_phase(state, DEFENDER)
+
+
+def test_a_figure_in_melee_disengages_only_into_a_place_clear_of_everyone() -> None:
+    state, _ = play(_engaged_guard(), "move:Guard")
+    # the courtyard holds a friend: not clear; the tower and the barracks are empty
+    assert set(options_of(state)) == {"to:NE tower", "to:Barracks"}
+
+
+def test_option_disengage_only_away_from_the_enemy() -> None:
+    state, _ = play(_engaged_guard(disengage="clear_of_enemy"), "move:Guard")
+    assert set(options_of(state)) == {"to:NE tower", "to:Barracks", "to:Courtyard"}
+
+
+def _sortie(**options: object) -> GameState:
+    units = [
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Rams", "Red", "infantry", 1, "Ram"),
+        unit("Horse", "Blue", "mounted", 1, "Stables"),
+    ]
+    return in_phase(new_game(units, options=dict(options)), DEFENDER)
+
+
+def test_raiders_may_attack_the_crew_of_an_unbroken_ram() -> None:
+    state, _ = play(_sortie(), "move:Horse", "to:Ram")
+    assert "place:Ram" in board.contacts(state)
+
+
+def test_option_crews_are_safe_inside_an_unbroken_engine() -> None:
+    state, _ = play(_sortie(sortie_engines=False), "move:Horse")
+    assert "to:Ram" not in options_of(state)
+    state = _set(_sortie(sortie_engines=False), "Horse", place="Ram")
+    assert "place:Ram" not in board.contacts(state)  # until the ram is destroyed
+    assert "place:Ram" in board.contacts(replace(state, hits=(("Ram", 6),)))
+
+
+def test_archers_shoot_only_at_crews_within_their_reach() -> None:
+    units = [
+        unit("Crew", "Red", "infantry", 2, "Cat"),
+        unit("Foot", "Red", "infantry", 4, "Camp"),
+        unit("Bows", "Blue", "archer", 1, "E wall"),
+        unit("Bows2", "Blue", "archer", 1, "NE tower"),
+    ]
+    state = in_phase(new_game(units), DEFENDER)
+    # the catapult stands before the N wall: out of reach from the E wall,
+    # within reach of the tower at the corner of the N and E walls
+    assert "fire:Bows" not in options_of(state)
+    state, _ = play(state, "fire:Bows2")
+    assert "crew:Cat" in options_of(state)
+
+
+def test_a_silenced_catapult_cannot_shoot() -> None:
+    units = [
+        unit("Crew", "Red", "infantry", 1, "Cat"),
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Bows", "Blue", "crossbow", 1, "NE tower"),
+    ]
+    state = in_phase(new_game(units), DEFENDER)
+    state, log = play(state, "fire:Bows", "crew:Cat", (6,))
+    assert "The catapult at Cat has no crew left" in log
+    state = in_phase(state, ATTACKER)
+    assert not any(key.startswith("shoot:") for key in options_of(state))
+
+
+def test_horsemen_never_wait_at_a_wall_foot() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "Camp"),
+            unit("Horse", "Red", "mounted", 1, "Cat"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ]
+    )
+    state, _ = play(state, "move:Horse")
+    assert not any(key.endswith("foot") for key in options_of(state))
+    state, _ = play(new_game(), "move:Foot")
+    assert options_of(state)[:2] == ["to:N wall", "to:E wall foot"]  # climb, other feet first
+
+
+def test_every_keep_defender_fights_twice_even_when_he_outnumbers() -> None:
+    units = [
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Guard", "Blue", "infantry", 2, "Keep"),
+    ]
+    state = new_game(units)
+    state = replace(
+        state,
+        figures=tuple(
+            replace(f, place="Keep") if f.unit == "Foot" and f.number == 1 else f
+            for f in state.figures
+        ),
+    )
+    state = _end_both(state)
+    assert roll_request(state).request.dice_count == 2  # one pair
+    state, _ = play(state, (3, 3))
+    # the spare guard gangs up (his first fight), then both guards fight again
+    assert roll_request(state).request.dice_count == 6
+
+
+def test_contacts_between_places_ladders_corners_and_bridges() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Troop", "Red", "infantry", 2, "Siege"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+            unit("East", "Blue", "infantry", 1, "E wall"),
+            unit("Res", "Blue", "infantry", 2, "Courtyard"),
+        ]
+    )
+    state = _set(state, "Troop", place="Siege bridge")
+    state = replace(
+        state,
+        figures=tuple(
+            replace(f, place="NE tower") if f.unit == "Foot" and f.number == 1 else f
+            for f in state.figures
+        ),
+    )
+    assert board.contacts(state) == (
+        "ladder:N wall",
+        "bridge:Siege bridge",
+        "corner:NE tower",
+    )
+
+
+def test_the_attacker_wins_when_no_defender_is_left_and_the_defender_likewise() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+        ]
+    )
+    state = _set(state, "Guard", wounded=True)
+    state, _ = play(_end_both(state), (6, 1))
+    step = RULESET.next_step(state)
+    assert isinstance(step, GameOver)
+    assert step.summary[0] == "Red wins: no defender is left"
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 1, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 3, "N wall"),
+            FILLER,
+        ]
+    )
+    state = replace(state, figures=tuple(f for f in state.figures if f.unit != "Reserve"))
+    state = _set(state, "Foot", wounded=True)
+    state, _ = play(_end_both(state), (1, 6))
+    step = RULESET.next_step(state)
+    assert isinstance(step, GameOver)
+    assert step.summary[0] == "Blue wins: no attacker is left"
+
+
+def test_option_a_wall_hit_wounds_no_one() -> None:
+    state = new_game(
+        [
+            unit("Crew", "Red", "infantry", 2, "Cat"),
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+        ],
+        options={"wall_hit_wounds": False},
+    )
+    state, log = play(state, "shoot:Cat", "hit:N wall", (6, 6), "open")
+    assert "N wall is hit: 2 of 3 spaces left" in log
+    assert options_of(state)[-1] == "end"  # no wound roll: back to the menu
+
+
+def test_option_wall_weapon_value() -> None:
+    state = in_phase(
+        new_game(
+            [
+                unit("Foot", "Red", "infantry", 2, "N wall foot"),
+                unit("Guard", "Blue", "infantry", 1, "E wall"),
+            ],
+            options={"wall_weapon_value": 4},
+        ),
+        DEFENDER,
+    )
+    state, _ = play(state, "weapon:Oil", "foot")
+    assert roll_request(state).request.reason == "Oil (4) at the foot of N wall"
+    state = replace(state, fallen=frozenset({"barracks"}))
+    assert roll_request(state).request.reason == "Oil (3) at the foot of N wall"
+
+
+def test_no_healing_in_a_fallen_barracks() -> None:
+    state = in_phase(
+        new_game(
+            [
+                unit("Foot", "Red", "infantry", 4, "Camp"),
+                unit("Guard", "Blue", "infantry", 2, "N wall"),
+            ]
+        ),
+        DEFENDER,
+    )
+    state = replace(_set(state, "Guard", wounded=True), fallen=frozenset({"barracks"}))
+    state, log = play(state, "move:Guard", "to:Barracks")
+    assert not any("healed" in line for line in log)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,6 +109,27 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("no place", lambda r: r["units"][0].pop("traits"), "traits.place"),
     ("figures zero", lambda r: r["units"][0].update(figures=0), "'figures'"),
     ("wall over-full", lambda r: r["units"][1].update(figures=4), "holds 3"),
+    (
+        "a place named like a wall's foot",
+        lambda r: _places(r).append(
+            {
+                "name": "N wall foot",
+                "kind": "station",
+                "faces": "N wall",
+                "equipment": "camp",
+                "spaces": 2,
+            }
+        ),
+        "taken by the box",
+    ),
+    (
+        "attacker on a bridge",
+        lambda r: r["units"][0]["traits"].update(place="Siege bridge"),
+        "is a bridge",
+    ),
+    ("bridge width 5", lambda r: r["options"].update(bridge_width=5), "bridge_width"),
+    ("option of the wrong type", lambda r: r["options"].update(breach_entry="yes"), "breach_entry"),
+    ("unknown reading", lambda r: r["options"].update(disengage="never"), "disengage"),
 ]
 
 
@@ -137,12 +159,41 @@ def test_mounted_not_on_walls_and_only_mounted_in_stables() -> None:
     base = [unit("Foot", "Red", "infantry", 8, "N wall foot")]
     with pytest.raises(ScenarioError, match="mounted"):
         RULESET.load_scenario(raw_fort([*base, unit("Horse", "Blue", "mounted", 1, "N wall")]))
+    with pytest.raises(ScenarioError, match="unit 'Horse': mounted figures cannot stand"):
+        RULESET.load_scenario(raw_fort([*base, unit("Horse", "Red", "mounted", 1, "E wall foot")]))
     with pytest.raises(ScenarioError, match="stables"):
         RULESET.load_scenario(raw_fort([*base, unit("Guard", "Blue", "infantry", 1, "Stables")]))
 
 
 def test_options_default_and_documented() -> None:
     scenario = RULESET.load_scenario(raw_fort())
+    docs = (Path(__file__).parents[3] / "docs" / "rules" / "fortboard.md").read_text()
     for option in RULESET.options:
         assert scenario.options[option.name] == option.default
         assert option.default in option.choices
+        assert f"`{option.name}" in docs, f"option {option.name} is not in the docs"
+
+
+def test_the_example_sets_every_option() -> None:
+    assert set(example_raw()["options"]) == {o.name for o in RULESET.options}
+
+
+@pytest.mark.parametrize("option", [o.name for o in RULESET.options])
+def test_every_option_accepts_each_of_its_choices(option: str) -> None:
+    choices = next(o.choices for o in RULESET.options if o.name == option)
+    for choice in choices:
+        scenario = RULESET.load_scenario(raw_fort(options={option: choice}))
+        assert scenario.options[option] == choice
+
+
+def test_the_fort_gets_a_foot_for_each_wall_and_a_bridge_for_each_assault_tower() -> None:
+    from companion.rules.fortboard.scenario import layout_of
+
+    layout = layout_of(RULESET.load_scenario(raw_fort()))
+    assert layout.names("foot") == ("N wall foot", "E wall foot")
+    assert layout.names("bridge") == ("Siege bridge",)
+    assert layout.place("Siege bridge").faces == "E wall"
+    assert layout.place("Siege bridge").spaces == 4
+    # the wall beside the barracks opens into the courtyard; the E wall reaches it by the tower
+    assert "Courtyard" in layout.place("N wall").adjacent
+    assert "Courtyard" not in layout.place("E wall").adjacent

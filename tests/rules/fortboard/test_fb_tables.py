@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from companion.rules.fortboard import artillery, engines, melee, missiles, tables
+from companion.rules.fortboard.actions import ACTIONS
 
 
 @pytest.mark.parametrize(
@@ -86,7 +89,40 @@ def test_structure_hit_row(intact: int, total: int, hit: bool) -> None:
     assert artillery.structure_hit(intact, total) is hit
 
 
-@pytest.mark.parametrize(("face", "moves"), [(1, False), (5, False), (6, True)])
+#: Chance that 2d6 beats a tower's (or wall's) undamaged spaces, typed from the
+#: 36 pairs of two dice: totals 2..12 come up 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1 ways.
+BEAT_INTACT = [
+    (1, 36),
+    (2, 35),
+    (3, 33),
+    (4, 30),
+    (5, 26),
+    (6, 21),
+    (7, 15),
+    (8, 10),
+    (9, 6),  # the source's example: a 9-space tower needs 10, 11 or 12
+    (10, 3),
+    (11, 1),
+    (12, 0),
+    (13, 0),
+]
+
+
+@pytest.mark.parametrize(("intact", "ways"), BEAT_INTACT)
+def test_structure_hit_chance_row(intact: int, ways: int) -> None:
+    for name in ("tower-hit", "wall-hit"):
+        action = ACTIONS[name]
+        odds = action.odds(action.complete_params({"intact": intact}))
+        assert odds.headline.get(1, 0) == Fraction(ways, 36)
+    hits = sum(
+        1 for a in range(1, 7) for b in range(1, 7) if artillery.structure_hit(intact, a + b)
+    )
+    assert hits == ways
+
+
+@pytest.mark.parametrize(
+    ("face", "moves"), [(1, False), (2, False), (3, False), (4, False), (5, False), (6, True)]
+)
 def test_replacement_row(face: int, moves: bool) -> None:
     assert engines.replacement_allowed(face) is moves
 
