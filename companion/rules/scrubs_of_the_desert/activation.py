@@ -28,6 +28,8 @@ FIRST_WINS = 1
 SECOND_WINS = 2
 TIE = 0
 LABEL = "side activating (0 = tie)"
+#: One effect per result, so the box shows each side's chance of activating.
+TOSS_EFFECTS = {FIRST_WINS: "first_activates", SECOND_WINS: "second_activates", TIE: "tie"}
 
 
 def toss_winner(first_die: int, second_die: int, first_bonus: int, second_bonus: int) -> int:
@@ -75,7 +77,7 @@ def toss_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         return Outcome(
             TIE,
             LABEL,
-            frozenset({"tie"}),
+            frozenset({TOSS_EFFECTS[TIE]}),
             (line + ": tie, toss again",),
             follow_up=toss_request(params),
         )
@@ -83,7 +85,8 @@ def toss_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     return Outcome(
         winner,
         LABEL,
-        details=(
+        frozenset({TOSS_EFFECTS[winner]}),
+        (
             line + f": side {winner} activates a unit",
             f"bonuses now first +{na}, second +{nb}",
         ),
@@ -96,7 +99,7 @@ def toss_odds(params: Params) -> Odds:
     for one in D10_FACES:
         for two in D10_FACES:
             w = toss_winner(one, two, a, b)
-            weighted.append((Fraction(1, 100), w, frozenset({"tie"}) if w == TIE else frozenset()))
+            weighted.append((Fraction(1, 100), w, frozenset({TOSS_EFFECTS[w]})))
     return odds_from_outcomes(LABEL, weighted)
 
 

@@ -132,39 +132,63 @@ CANNON_TO_HIT = Action(
     ),
 )
 
-BLAST_FACES = faces_at_least(tables.BLAST_KILL_ON, 0)
+
+def blast_faces(target_in_cover: bool) -> frozenset[int]:
+    """5+ kills; -1 for cover only under the `blast_cover_modifier` reading."""
+    return faces_at_least(
+        tables.BLAST_KILL_ON, tables.TARGET_IN_COVER_MODIFIER if target_in_cover else 0
+    )
 
 
 def blast_request(params: Params) -> RollRequest:
-    return blast_request_for(int_param(params, "figures"))
+    figures = int_param(params, "figures")
+    if not bool_param(params, "target_in_cover"):
+        return blast_request_for(figures)
+    faces = blast_faces(True)
+    return RollRequest(
+        f'Cannon blast: a d10 for each of {figures} figures under the 3" template, in cover',
+        (DiceGroup(DieKind.D10, figures, "blast", f"{faces_text(faces)} kills (5+ -1 cover)"),),
+    )
 
 
 def blast_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     (rolled,) = blast_request(params).split(dice)
-    killed = sum(1 for d in rolled if d in BLAST_FACES)
+    cover = bool_param(params, "target_in_cover")
+    faces = blast_faces(cover)
+    killed = sum(1 for d in rolled if d in faces)
     return Outcome(
         killed,
         "killed",
         frozenset({"killed"}) if killed else frozenset(),
         (
             f"rolled {', '.join(map(str, rolled))}: {killed} of {len(rolled)} figures killed "
-            f"({tables.BLAST_KILL_ON}+)",
+            f"({tables.BLAST_KILL_ON}+" + (" -1 cover" if cover else "") + ")",
         ),
     )
 
 
 def blast_odds(params: Params) -> Odds:
-    dist = binomial_d10(int_param(params, "figures"), BLAST_FACES)
+    faces = blast_faces(bool_param(params, "target_in_cover"))
+    dist = binomial_d10(int_param(params, "figures"), faces)
     return Odds("killed", dist, {"killed": 1 - dist[0]})
 
 
 CANNON_BLAST = Action(
     name="cannon-blast",
     title="Cannon: blast",
-    help='After a hit, a d10 for every figure under the 3" blast: 5+ kills it.',
-    params=(Param("figures", ParamKind.INT, "figures under the blast", 3, 1, 30),),
+    help='After a hit, a d10 for every figure under the 3" blast: 5+ kills it (with the '
+    "blast_cover_modifier reading, -1 for figures in a fort, building or rough).",
+    params=(
+        Param("figures", ParamKind.INT, "figures under the blast", 3, 1, 30),
+        Param(
+            "target_in_cover",
+            ParamKind.BOOL,
+            "figures in cover, -1 a die (only with the blast_cover_modifier option)",
+            False,
+        ),
+    ),
     request=blast_request,
     resolve=blast_resolve,
     odds=blast_odds,
-    examples=({"figures": 1}, {"figures": 4}),
+    examples=({"figures": 1}, {"figures": 4}, {"figures": 3, "target_in_cover": True}),
 )

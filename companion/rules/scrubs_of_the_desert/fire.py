@@ -97,6 +97,10 @@ def _setup(params: Params) -> tuple[int, int, int, frozenset[int], tuple[str, ..
     weapon = str_param(params, "weapon")
     if weapon in tables.CANNONS:
         raise RulesError("cannon fire is cannon-to-hit then cannon-blast")
+    if weapon != "machine_gun" and str_param(params, "crewed_by") != "crew":
+        raise RulesError(
+            f"crewed_by=infantry is for the machine gun only; {weapon} takes crewed_by=crew"
+        )
     need = tables.hit_number(weapon, str_param(params, "range"))
     modifier, reasons = fire_modifier(
         weapon,

@@ -62,17 +62,21 @@ class Band:
     nation: str  # "french" or "arab"
     kind: str  # foot, horse, gun
     weapons: tuple[str, ...]
-    start: int
+    start: int  # figures at the start, for the final count
     figures: int
     base_morale: int
+    size: int  # the unit size the morale chart reads (the new crew once infantry man a gun)
+    loss_per_figure: int = 0  # the scenario's morale loss rate; 0: by size
     leader: str = ""
     activated: bool = False
     routed: bool = False  # routed this turn: recovers by itself next turn
     removed: bool = False
     spotted: bool = True
     limbered: bool = False
-    jammed_turn: int = 0  # the machine gun may not fire during this turn
+    jammed_until: int = 0  # the machine gun may not fire up to the end of this turn
     infantry_crew: bool = False  # the machine gun is served by infantry
+    setting_up: bool = False  # infantry just reached the gun: a full action before it fires
+    detached: int = 0  # figures gone to crew a machine gun (not losses)
     locked_with: str = ""
     hook_up: bool = False
     over_wall: int = 0
@@ -92,16 +96,17 @@ class Band:
 
     @property
     def lost(self) -> int:
-        return self.start - self.figures if not self.infantry_crew else 0
+        """Figures lost, for morale: figures that went to crew a gun are not losses."""
+        return max(0, self.size - self.figures - self.detached)
 
     def can_fire(self, turn: int) -> bool:
         if not self.in_play or self.routed:
             return False
         gun = self.support_weapon
         if gun:
-            if self.limbered:
+            if self.limbered or self.setting_up:
                 return False
-            if gun == "machine_gun" and self.jammed_turn == turn:
+            if gun == "machine_gun" and turn <= self.jammed_until:
                 return False
             if gun in tables.CANNONS and self.figures < tables.CANNON_MIN_CREW:
                 return False
@@ -126,6 +131,9 @@ class Context:
     grapeshot: bool = False
     crew_near: bool = False
     crew_others: int = 0
+    order: str = ""  # move or charge, while sighting comes first (sighting_when = moving)
+    manning: bool = False  # the move takes infantry to an abandoned machine gun
+    crew: int = 0  # how many of them will crew it
     hits: int = 0
     crew_hits: int = 0
     defensive: bool = False
@@ -203,6 +211,8 @@ def start(scenario: Scenario) -> GameState:
                 start=u.figures,
                 figures=u.figures,
                 base_morale=int(str(u.traits["base_morale"])),
+                size=u.figures,
+                loss_per_figure=int(str(u.traits.get("loss_per_figure", 0))),
                 leader=u.leader or "",
                 spotted=not hidden,
                 limbered=bool(u.traits.get("limbered", False)),
@@ -230,11 +240,17 @@ POSITION_CHOICES = (
 )
 
 
+#: The most figures a menu offers (figures under a blast, others near a gun).
+MAX_FIGURES_ASKED = 30
+
+
 def _short(name: str) -> str:
     return name[:18]
 
 
 def _orders(state: GameState, b: Band) -> tuple[Choice, ...]:
+    if b.setting_up:
+        return (Choice("set_up", "Set up the gun"),)
     out = [Choice("move", "Move")]
     if b.kind != "gun" and state.enemies(b.side):
         out.append(Choice("charge", "Charge"))
@@ -256,10 +272,6 @@ def _orders(state: GameState, b: Band) -> tuple[Choice, ...]:
             out.append(Choice("attack_hook", "Attack a hook"))
     out.append(Choice("stay", "Stay put"))
     return tuple(out)
-
-
-def _ranged(b: Band) -> tuple[str, ...]:
-    return tuple(w for w in b.weapons)
 
 
 def _choice(state: GameState) -> AwaitChoice | None:
@@ -328,7 +340,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if s == "weapon_pick":
         return AwaitChoice(
             "Which weapon?",
-            tuple(Choice(w, w.replace("_", " ")[:18]) for w in _ranged(state.band(c.shooter))),
+            tuple(Choice(w, w.replace("_", " ")[:18]) for w in state.band(c.shooter).weapons),
             c.shooter,
         )
     if s == "fire_range":
@@ -350,7 +362,9 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice('Infantry within 4"?', NO_YES, c.target)
     if s == "crew_count":
         return AwaitChoice(
-            'Others within 5"?', tuple(Choice(str(n), str(n)) for n in range(1, 13)), c.target
+            'Others within 5"?',
+            tuple(Choice(str(n), str(n)) for n in range(1, MAX_FIGURES_ASKED + 1)),
+            c.target,
         )
     if s == "crew_others":
         gun = state.band(c.target)
@@ -364,7 +378,9 @@ def _choice(state: GameState) -> AwaitChoice | None:
         target = state.band(c.target)
         return AwaitChoice(
             "Figures in blast?",
-            tuple(Choice(str(n), str(n)) for n in range(1, min(10, target.figures) + 1)),
+            tuple(
+                Choice(str(n), str(n)) for n in range(1, min(MAX_FIGURES_ASKED, target.figures) + 1)
+            ),
             c.target,
         )
     if s == "morale_position":
@@ -390,8 +406,11 @@ def _choice(state: GameState) -> AwaitChoice | None:
         options.append(Choice("none", "Stand"))
         return AwaitChoice("Defender's answer?", tuple(options), c.defender)
     if s == "hook_defenders":
+        most = tables.HOOK_MAX_DEFENDERS_COUNTED
         return AwaitChoice(
-            "Defenders by hook?", tuple(Choice(str(n), str(n)) for n in range(4)), c.actor
+            'Defenders within 1"?',
+            tuple(Choice(str(n), str(n) if n < most else f"{n} or more") for n in range(most + 1)),
+            c.actor,
         )
     if s == "climb_more":
         return AwaitChoice(f"Climber {c.climber + 1}?", YES_NO, c.actor)
@@ -408,11 +427,14 @@ def _choice(state: GameState) -> AwaitChoice | None:
         )
     if s == "gun_crew":
         actor = state.band(c.actor)
+        gun = state.band(c.target)
         return AwaitChoice(
             "How many crew?",
-            tuple(Choice(str(n), str(n)) for n in range(1, min(4, actor.figures) + 1)),
+            tuple(Choice(str(n), str(n)) for n in range(1, min(gun.start, actor.figures) + 1)),
             c.actor,
         )
+    if s == "reached_gun":
+        return AwaitChoice("Reached the gun?", YES_NO, c.actor)
     if s == "hook_target":
         actor = state.band(c.actor)
         return AwaitChoice(
@@ -435,8 +457,9 @@ def _morale_params(state: GameState, name: str, position: str, closing: bool) ->
     return MORALE.complete_params(
         {
             "base_morale": b.base_morale,
-            "unit_size": b.start,
-            "figures_lost": min(b.lost, max(0, b.start - 1)),
+            "unit_size": b.size,
+            "figures_lost": min(b.lost, max(0, b.size - 1)),
+            "loss_per_figure": b.loss_per_figure,
             "position": position,
             "closing_melee": closing,
             "rout_rule": state.options.rout_rule,
@@ -460,7 +483,7 @@ def _bout_params(state: GameState) -> Params:
             "arab_charging": charging and att.nation == "arab",
             "cavalry_charging": charging and att.kind == "horse",
             "attacker_leader": first and bool(att.leader),
-            "defender_position": c.def_position,
+            "defender_position": "open" if c.counter else c.def_position,
             "defender_leader": first and bool(dfn.leader) and not c.hook_fight,
             "counter_charging": c.counter,
             "counter_bonus": c.counter and (c.att_failed or bonus_always),
@@ -480,9 +503,8 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
         return SIGHTING, SIGHTING.complete_params({"range": c.band})
     if s == "move_roll":
         b = state.band(c.actor)
-        return MOVE, MOVE.complete_params(
-            {"unit_type": tables.movement_type(b.nation, b.kind), "terrain": c.terrain}
-        )
+        row = tables.movement_type(b.nation, b.kind, state.options.arab_gun_moves_as)
+        return MOVE, MOVE.complete_params({"unit_type": row, "terrain": c.terrain})
     if s == "fire_roll":
         b = state.band(c.shooter)
         return FIRE, FIRE.complete_params(
@@ -508,7 +530,9 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
             }
         )
     if s == "blast_roll":
-        return CANNON_BLAST, CANNON_BLAST.complete_params({"figures": c.hits})
+        return CANNON_BLAST, CANNON_BLAST.complete_params(
+            {"figures": c.hits, "target_in_cover": c.cover and state.options.blast_cover_modifier}
+        )
     if s == "crew_roll":
         gun = state.band(c.target)
         return CREW_TARGETING, CREW_TARGETING.complete_params(
@@ -527,7 +551,11 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
         return MORALE, _morale_params(state, c.attacker, "open", True)
     if s == "loser_morale_roll":
         loser = c.attacker if c.attackers_killed > c.defenders_killed else c.defender
-        position = "open" if loser == c.attacker else _morale_position(c.def_position)
+        if c.hook_fight:  # the French fight from the fort, the Arabs on the wall
+            position = "fort" if loser == c.attacker else "open"
+        else:
+            stayed = loser == c.defender and not c.counter  # counter-chargers left cover
+            position = _morale_position(c.def_position) if stayed else "open"
         return MORALE, _morale_params(state, loser, position, False)
     if s == "bout_roll":
         return MELEE_BOUT, _bout_params(state)
@@ -615,9 +643,23 @@ def _begin_activation(state: GameState, name: str) -> _Result:
     if partner is not None and partner.in_play:
         state = _to(state, "def_position", attacker=name, defender=partner.name, continuing=True)
         return _r(state, f"{name} activates: locked in melee with {partner.name}")
-    if b.nation == "french" and any(not e.spotted for e in state.enemies(b.side, False)):
+    if state.options.sighting_when == "activation" and _may_sight(state, b):
         return _r(_to(state, "sight_pick"), f"{name} activates")
     return _r(_to(state, "order"), f"{name} activates")
+
+
+def _may_sight(state: GameState, b: Band) -> bool:
+    return b.nation == "french" and any(not e.spotted for e in state.enemies(b.side, False))
+
+
+def _after_sighting(state: GameState) -> _Result:
+    """Back to the order, or on with the move or charge that sighting came before."""
+    order = state.ctx.order
+    if order == "move":
+        return _r(_to(state, "terrain"))
+    if order == "charge":
+        return _r(_to(state, "charge_target"))
+    return _r(_to(state, "order"))
 
 
 def _end_activation(state: GameState) -> GameState:
@@ -651,7 +693,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _begin_activation(state, key.removeprefix("unit:"))
     if s == "sight_pick":
         if key == "skip":
-            return _r(_to(state, "order"))
+            return _after_sighting(state)
         target = key.removeprefix("target:")
         return _r(_to(state, "sight_range", sight_target=target, tried=(*c.tried, target)))
     if s == "sight_range":
@@ -707,7 +749,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _r(_to(state, "fire_roll", crew_others=int(key)))
     if s == "crew_others":
         if key == "none":
-            return _after_fire(state, (), f"{c.hits} hits fall on no one else")
+            return _apply_fire(state, (), f"{c.hits} hits fall on no one else")
         name = key.removeprefix("unit:")
         return _apply_fire(state, ((name, c.hits),))
     if s == "blast_count":
@@ -726,10 +768,17 @@ def _on_choice(state: GameState, key: str) -> _Result:
                 f"{c.defender} fires at the chargers",
             )
         if key == "counter":
-            return _r(_to(state, "att_morale_roll", counter=True), f"{c.defender} counter-charges")
+            left = f", leaving the {c.def_position}" if c.def_position != "open" else ""
+            return _r(
+                _to(state, "att_morale_roll", counter=True), f"{c.defender} counter-charges{left}"
+            )
         return _r(_to(state, "att_morale_roll"))
     if s == "hook_defenders":
-        return _r(_to(state, "hook_throw_roll", hook_defenders=int(key)))
+        defenders = int(key)
+        state = _to(state, "hook_throw_roll", hook_defenders=defenders)
+        if not defenders:
+            return _r(state)
+        return _r(state, f"the {defenders} defending the hook do nothing else this turn")
     if s == "climb_more":
         if yes:
             return _r(_to(state, "climb_roll"))
@@ -737,7 +786,14 @@ def _on_choice(state: GameState, key: str) -> _Result:
     if s == "gun_pick":
         return _r(_to(state, "gun_crew", target=key.removeprefix("unit:")))
     if s == "gun_crew":
-        return _man_gun(state, int(key))
+        return _r(
+            _to(state, "terrain", crew=int(key), manning=True),
+            f"{key} of {c.actor} make for {c.target}",
+        )
+    if s == "reached_gun":
+        if yes:
+            return _man_gun(state)
+        return _r(_end_activation(state), f"{c.actor} do not reach {c.target} this time")
     if s == "hook_target":
         arab = state.band(key.removeprefix("unit:"))
         french = state.band(c.actor)
@@ -762,19 +818,30 @@ def _on_choice(state: GameState, key: str) -> _Result:
 def _on_order(state: GameState, key: str) -> _Result:
     c = state.ctx
     b = state.band(c.actor)
-    if key == "move":
-        return _r(_to(state, "terrain"))
-    if key == "charge":
-        return _r(_to(state, "charge_target"))
+    if key in ("move", "charge"):
+        if state.options.sighting_when == "moving" and _may_sight(state, b):
+            return _r(_to(state, "sight_pick", order=key))
+        return _r(_to(state, "terrain" if key == "move" else "charge_target"))
     if key == "unlimber":
         state = _to(state.with_band(replace(b, limbered=False)), "order", moved=True)
-        return _then(_to_fire(state), f"{b.name} spends its move to unlimber")
+        line = f"{b.name} spends its move to unlimber"
+        if not state.options.fire_after_unlimbering:
+            return _r(_end_activation(state), line, "it fires from its next activation")
+        return _then(_to_fire(state), line)
+    if key == "set_up":
+        state = state.with_band(replace(b, setting_up=False))
+        return _r(
+            _end_activation(state),
+            f"{b.name}: the new crew spend this action setting up; it fires from the next",
+        )
     if key == "stay":
         return _then(_to_fire(_to(state, "order", moved=False)), f"{b.name} stays put")
     if key == "hook":
-        return _r(_to(state, "hook_defenders"))
+        state, spotted = _spot(state, b.name)
+        return _r(_to(state, "hook_defenders"), *spotted)
     if key == "climb":
-        return _climbed(state, 1, f"{b.name}: a figure climbs the hook")
+        state, spotted = _spot(state, b.name)
+        return _then(_climbed(state, 1, f"{b.name}: a figure climbs the hook"), *spotted)
     if key == "man_gun":
         return _r(_to(state, "gun_pick"))
     if key == "attack_hook":
@@ -784,7 +851,7 @@ def _on_order(state: GameState, key: str) -> _Result:
 
 def _pick_weapon(state: GameState, *lines: str) -> _Result:
     shooter = state.band(state.ctx.shooter)
-    weapons = _ranged(shooter)
+    weapons = shooter.weapons
     if len(weapons) > 1:
         return _r(_to(state, "weapon_pick"), *lines)
     return _then(_after_weapon(_to(state, state.stage, weapon=weapons[0])), *lines)
@@ -799,24 +866,38 @@ def _after_weapon(state: GameState) -> _Result:
     return _r(_to(state, "fire_range"))
 
 
-def _man_gun(state: GameState, crew: int) -> _Result:
+def _man_gun(state: GameState) -> _Result:
+    """The figures leave their unit (not as losses) and become the gun's crew, which tests
+    morale as a unit of that size; the gun is done for this turn."""
     c = state.ctx
     foot = state.band(c.actor)
     gun = state.band(c.target)
-    state = state.with_band(replace(foot, figures=foot.figures - crew))
+    crew = min(c.crew, foot.figures)
+    state = state.with_band(
+        replace(foot, figures=foot.figures - crew, detached=foot.detached + crew)
+    )
+    setting_up = state.options.gun_crew_setup_action
     state = state.with_band(
         replace(
             gun,
             figures=crew,
-            start=crew,
+            size=crew,
+            detached=0,
+            loss_per_figure=0,
             infantry_crew=True,
+            setting_up=setting_up,
             activated=True,
+            routed=False,
             base_morale=foot.base_morale,
         )
     )
+    then = (
+        "its next activation is a full action setting up, then it fires"
+        if setting_up
+        else "it fires from its next activation"
+    )
     return _r(
-        _end_activation(state),
-        f"{crew} of {foot.name} man {gun.name}: it fires again from its next action, one die a man",
+        _end_activation(state), f"{crew} of {foot.name} man {gun.name}: {then}, one die a man"
     )
 
 
@@ -906,11 +987,11 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
         b = state.band(c.actor)
         if "hooked" in outcome.effects:
             state = state.with_band(replace(b, hook_up=True))
+            held = f"{b.name}'s hook holds ({outcome.details[0]})"
+            if state.options.hook_thrower_is_first_climber:
+                return _climbed(state, 1, held, "the thrower scales the wall")
             return _climbed(
-                state,
-                1,
-                f"{b.name}'s hook holds ({outcome.details[0]})",
-                "the thrower scales the wall",
+                state, 1, held, "the thrower scales the wall and the free climber follows", up=2
             )
         return _r(_end_activation(state), f"{b.name}'s hook fails ({outcome.details[0]})")
     if s == "climb_roll":
@@ -920,9 +1001,10 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
     raise RulesError(f"no roll expected at stage {s!r}")
 
 
-def _climbed(state: GameState, nth: int, *lines: str) -> _Result:
+def _climbed(state: GameState, nth: int, *lines: str, up: int = 1) -> _Result:
+    """`up` more figures over the wall; `nth` climbers have used the hook this turn."""
     b = state.band(state.ctx.actor)
-    b = replace(b, over_wall=min(b.figures, b.over_wall + 1))
+    b = replace(b, over_wall=min(b.figures, b.over_wall + up))
     state = _to(state.with_band(b), "climb_more", climber=nth)
     lines = (*lines, f"{b.name}: {b.over_wall} over the wall")
     if nth >= 3 or b.over_wall >= b.figures:
@@ -945,6 +1027,8 @@ def _moved(state: GameState, outcome: Outcome) -> _Result:
     state = _to(state, "order", moved=True)
     if c.charging:
         return _r(_to(state, "contact"), *lines, *spotted)
+    if c.manning:
+        return _r(_to(state, "reached_gun"), *lines, *spotted)
     return _then(_to_fire(state), *lines, *spotted)
 
 
@@ -956,9 +1040,9 @@ def _fired(state: GameState, outcome: Outcome) -> _Result:
     ]
     cues: frozenset[str] = frozenset()
     if "jammed" in outcome.effects:
-        shooter = replace(shooter, jammed_turn=state.turn + 1)
+        shooter = replace(shooter, jammed_until=state.turn + 1)
         state = state.with_band(shooter)
-        lines.append(f"{shooter.name} jams: it cannot fire next turn")
+        lines.append(f"{shooter.name} jams: no more fire this turn or next")
         cues = frozenset({"jam"})
     state, spotted = _spot(state, shooter.name)
     lines.extend(spotted)
@@ -1034,7 +1118,11 @@ def _morale_applied(
         state = _unlock(state.with_band(b), name)
         return state, tuple(lines), frozenset({"resolve_failed"})
     if "removed" in outcome.effects:
-        b = replace(b, removed=True)
+        if b.support_weapon == "machine_gun":
+            b = replace(b, figures=0, setting_up=False)
+            lines.append(f"{name}'s crew is removed; the machine gun is left for infantry to man")
+        else:
+            b = replace(b, removed=True)
         state = _unlock(state.with_band(b), name)
         return state, tuple(lines), frozenset({"resolve_failed", "death"})
     return state, tuple(lines), frozenset()
@@ -1101,13 +1189,8 @@ def _melee_over(state: GameState) -> _Result:
             lines.append(f"the hook of {arab.name} is thrown down")
         state = state.with_band(arab)
         state, d_lines = _lose_figures(state, c.defender, c.defenders_killed)
-        return _r(
-            _end_activation(state),
-            *lines,
-            *a_lines,
-            *d_lines,
-            cues=frozenset({"death"}) if c.defenders_killed + c.attackers_killed else frozenset(),
-        )
+        cues = frozenset({"death"}) if c.defenders_killed + c.attackers_killed else frozenset()
+        return _loser_tests(state, (*lines, *a_lines, *d_lines), cues)
     state, d_lines = _lose_figures(state, c.defender, c.defenders_killed)
     att = state.band(c.attacker)
     dfn = state.band(c.defender)
@@ -1124,11 +1207,21 @@ def _melee_over(state: GameState) -> _Result:
         lines.append(f"{att.name} and {dfn.name} are locked in melee")
     else:
         state = _unlock(_unlock(state, att.name), dfn.name)
+    return _loser_tests(state, tuple(lines), cues)
+
+
+def _loser_tests(state: GameState, lines: tuple[str, ...], cues: frozenset[str]) -> _Result:
+    """After a melee the side that lost more figures tests morale (none on equal losses)."""
+    c = state.ctx
     if c.attackers_killed != c.defenders_killed:
-        loser = att if c.attackers_killed > c.defenders_killed else dfn
+        loser = state.band(c.attacker if c.attackers_killed > c.defenders_killed else c.defender)
         if loser.in_play:
-            lines.append(f"{loser.name} took more casualties: morale check")
-            return _r(_to(state, "loser_morale_roll"), *lines, cues=cues)
+            return _r(
+                _to(state, "loser_morale_roll"),
+                *lines,
+                f"{loser.name} took more casualties: morale check",
+                cues=cues,
+            )
     return _r(_end_activation(state), *lines, cues=cues)
 
 
@@ -1186,7 +1279,7 @@ def _decided(state: GameState) -> bool:
 
 def strength(state: GameState, side: str) -> tuple[int, int]:
     now = sum(b.figures for b in state.bands if b.side == side and b.in_play)
-    started = sum(b.start for b in state.bands if b.side == side and not b.infantry_crew)
+    started = sum(b.start for b in state.bands if b.side == side)
     return now, started
 
 
@@ -1234,7 +1327,7 @@ def describe(state: GameState) -> tuple[str, ...]:
             status.append("removed")
         elif b.abandoned:
             status.append("abandoned")
-        if b.routed:
+        if b.routed and not b.removed:
             status.append("routed")
         if not b.spotted:
             status.append("hidden")
@@ -1242,13 +1335,17 @@ def describe(state: GameState) -> tuple[str, ...]:
             status.append("activated")
         if b.limbered:
             status.append("limbered")
-        if b.jammed_turn and b.jammed_turn >= state.turn:
-            status.append(f"jammed in turn {b.jammed_turn}")
+        if b.jammed_until >= state.turn:
+            status.append(f"jammed to the end of turn {b.jammed_until}")
+        if b.setting_up:
+            status.append("new crew setting up")
+        if b.detached:
+            status.append(f"{b.detached} crewing a gun")
         if b.locked_with:
             status.append(f"locked with {b.locked_with}")
-        if b.hook_up:
+        if b.hook_up and not b.removed:
             status.append("hook up")
-        if b.over_wall:
+        if b.over_wall and not b.removed:
             status.append(f"{b.over_wall} over the wall")
         extra = f" ({', '.join(status)})" if status else ""
         lines.append(f"  {b.name}: {b.figures}/{b.start}{extra}")

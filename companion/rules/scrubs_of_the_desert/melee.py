@@ -134,6 +134,15 @@ PARAMS = (
 def _mods(params: Params) -> tuple[SideModifiers, SideModifiers]:
     if int_param(params, "attackers") == 2 and int_param(params, "defenders") == 2:
         raise RulesError("a bout is one against one or two against one, not two against two")
+    counter = bool_param(params, "counter_charging")
+    if bool_param(params, "counter_bonus") and not counter:
+        raise RulesError(
+            "counter_bonus=yes is the counter-chargers' +3; it needs counter_charging=yes"
+        )
+    if counter and str_param(params, "defender_position") != "open":
+        raise RulesError(
+            "counter-charging cavalry has left its position: use defender_position=open"
+        )
     return (
         attacker_modifiers(
             bool_param(params, "arab_charging"),

@@ -19,6 +19,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    RulesError,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
@@ -36,9 +37,16 @@ ROUT_RULES: tuple[str, ...] = ("modified_morale", "strength")
 LABEL = "passed"
 
 
-def modified_morale(base: int, unit_size: int, figures_lost: int, position: str) -> int:
+def loss_rate(unit_size: int, loss_per_figure: int = 0) -> int:
+    """The percentage a lost figure costs: the scenario's, else by unit size."""
+    return loss_per_figure or tables.loss_percent_per_figure(unit_size)
+
+
+def modified_morale(
+    base: int, unit_size: int, figures_lost: int, position: str, loss_per_figure: int = 0
+) -> int:
     """Base morale, less a percentage per figure lost (by unit size), plus position."""
-    per_figure = tables.loss_percent_per_figure(unit_size)
+    per_figure = loss_rate(unit_size, loss_per_figure)
     return base - per_figure * figures_lost + tables.position_bonus(position)
 
 
@@ -78,6 +86,14 @@ PARAMS = (
     Param("unit_size", ParamKind.INT, "the unit's starting figures", 10, 1, 99),
     Param("figures_lost", ParamKind.INT, "figures the unit has lost", 0, 0, 98),
     Param(
+        "loss_per_figure",
+        ParamKind.INT,
+        "percent a lost figure costs; 0: by unit size (-10 up to 6, -5 for 7-15, -3 for 16+)",
+        0,
+        0,
+        50,
+    ),
+    Param(
         "position",
         ParamKind.CHOICE,
         "open, building (+10%) or fort/trench (+20%)",
@@ -97,11 +113,17 @@ PARAMS = (
 
 
 def _target(params: Params) -> int:
+    size, lost = int_param(params, "unit_size"), int_param(params, "figures_lost")
+    if lost >= size:
+        raise RulesError(
+            f"figures_lost={lost} leaves no one of a unit of {size}; use 0..{size - 1}"
+        )
     return modified_morale(
         int_param(params, "base_morale"),
         int_param(params, "unit_size"),
         int_param(params, "figures_lost"),
         str_param(params, "position"),
+        int_param(params, "loss_per_figure"),
     )
 
 
@@ -132,7 +154,7 @@ def morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     result = _result(params, roll)
     size = int_param(params, "unit_size")
     lost = int_param(params, "figures_lost")
-    per = tables.loss_percent_per_figure(size)
+    per = loss_rate(size, int_param(params, "loss_per_figure"))
     position = str_param(params, "position")
     details = [
         f"base {params['base_morale']}% - {lost} lost x {per}% "

@@ -80,12 +80,13 @@ MOVE = Action(
     name="move",
     title="Movement",
     help="Three d10 for the leader, read by unit type and terrain (highest 2, lowest "
-    "die...). Guns move as foot; a gun needs a full move to unlimber.",
+    "die...). French guns use the French foot row, Arab guns the Arab foot row unless the "
+    "scenario says otherwise; a gun needs a full move to unlimber.",
     params=(
         Param(
             "unit_type",
             ParamKind.CHOICE,
-            "nation and arm (guns move as foot)",
+            "nation and arm (a gun moves on a foot row)",
             "french_foot",
             choices=tables.UNIT_TYPES,
         ),

@@ -47,9 +47,51 @@ OPTIONS: tuple[RuleOption, ...] = (
         True,
         (True, False),
     ),
+    RuleOption(
+        "sighting_when",
+        "When a French unit rolls to sight hidden Arabs: at the start of every activation "
+        "(activation) or only when it moves or charges (moving).",
+        "activation",
+        ("activation", "moving"),
+    ),
+    RuleOption(
+        "arab_gun_moves_as",
+        "The movement row of an Arab gun, which the chart does not list: Arab foot "
+        "(arab_foot) or the French Foot/Gun row (french_foot).",
+        "arab_foot",
+        tables.ARAB_GUN_ROWS,
+    ),
+    RuleOption(
+        "fire_after_unlimbering",
+        "A gun that spends its move unlimbering may still fire in that activation (true) "
+        "or not until its next one (false).",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "blast_cover_modifier",
+        "The -1 for a target in a fort, building or rough applies to the cannon's to-hit "
+        "roll only (false) or to each blast die as well (true).",
+        False,
+        (False, True),
+    ),
+    RuleOption(
+        "gun_crew_setup_action",
+        "Infantry that reach an abandoned machine gun spend the gun's next activation "
+        "without firing (true) or may fire it at its next activation (false).",
+        True,
+        (True, False),
+    ),
+    RuleOption(
+        "hook_thrower_is_first_climber",
+        "The thrower who scales the wall is the hook's one free climber that turn (true), "
+        "or climbs besides it, so the free climber follows him (false).",
+        True,
+        (True, False),
+    ),
 )
 
-UNIT_TRAITS: tuple[str, ...] = ("base_morale", "hidden", "limbered")
+UNIT_TRAITS: tuple[str, ...] = ("base_morale", "hidden", "limbered", "loss_per_figure")
 SETUP_KEYS: tuple[str, ...] = (
     "turn_limit",
     "french_side",
@@ -66,6 +108,12 @@ class Options:
     melee_modifiers_per_figure: bool = True
     counter_charge_bonus: str = "failed_attacker"
     activation_bonus_carries_over: bool = True
+    sighting_when: str = "activation"
+    arab_gun_moves_as: str = "arab_foot"
+    fire_after_unlimbering: bool = True
+    blast_cover_modifier: bool = False
+    gun_crew_setup_action: bool = True
+    hook_thrower_is_first_climber: bool = True
 
 
 def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
@@ -86,6 +134,12 @@ def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
         bool(values["melee_modifiers_per_figure"]),
         str(values["counter_charge_bonus"]),
         bool(values["activation_bonus_carries_over"]),
+        str(values["sighting_when"]),
+        str(values["arab_gun_moves_as"]),
+        bool(values["fire_after_unlimbering"]),
+        bool(values["blast_cover_modifier"]),
+        bool(values["gun_crew_setup_action"]),
+        bool(values["hook_thrower_is_first_climber"]),
     )
 
 
@@ -178,9 +232,14 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -
     morale = traits.get("base_morale")
     if isinstance(morale, bool) or not isinstance(morale, int) or not 0 <= morale <= 100:
         raise _fail(name, "traits.base_morale", f"{morale!r} must be a percentage 0..100")
+    rate = traits.get("loss_per_figure", 1)
+    if isinstance(rate, bool) or not isinstance(rate, int) or not 1 <= rate <= 50:
+        raise _fail(name, "traits.loss_per_figure", f"{rate!r} must be a whole percentage 1..50")
     for flag in ("hidden", "limbered"):
         if flag in traits and not isinstance(traits[flag], bool):
             raise _fail(name, f"traits.{flag}", f"{traits[flag]!r} must be true or false")
+    if traits.get("hidden") and nation == "french":
+        raise _fail(name, "traits.hidden", "only the Arab side hides; French units are in view")
     if traits.get("limbered") and kind != "gun":
         raise _fail(name, "traits.limbered", "only guns limber")
     return Unit(

@@ -76,8 +76,15 @@ UNIT_TYPES: tuple[str, ...] = tuple(row.unit_type for row in MOVEMENT_TABLE)
 FIGURES_WITHIN_OF_LEADER_INCHES = 6
 
 
-def movement_type(nation: str, kind: str) -> str:
-    """The movement row: guns move as foot (Arab guns too)."""
+#: Arab guns are not on the chart: they move as Arab foot (default) or on the
+#: French Foot/Gun row (the `arab_gun_moves_as` option).
+ARAB_GUN_ROWS: tuple[str, ...] = ("arab_foot", "french_foot")
+
+
+def movement_type(nation: str, kind: str, arab_gun_row: str = "arab_foot") -> str:
+    """The movement row: French guns move on the French Foot/Gun row."""
+    if kind == "gun" and nation == "arab":
+        return arab_gun_row
     return f"{nation}_{'horse' if kind == 'horse' else 'foot'}"
 
 
@@ -190,12 +197,13 @@ class LossRow:
     percent_per_figure: int  # taken off base morale per figure lost
 
 
-#: The rules give 2 or 4 men -10%, 10 or 12 men -5%, 20 men -3%; sizes between
-#: go to the nearer band (see the docs).
+#: The rules give 2 or 4 men -10%, 10 or 12 men -5%, 20 men -3%. Other sizes take
+#: the rate of the nearest listed size; a size halfway between two (7, 16) takes
+#: the larger unit's rate. A unit's `loss_per_figure` trait overrides it.
 MORALE_LOSS_TABLE: tuple[LossRow, ...] = (
     LossRow(1, 6, 10),
-    LossRow(7, 16, 5),
-    LossRow(17, 99, 3),
+    LossRow(7, 15, 5),
+    LossRow(16, 99, 3),
 )
 
 

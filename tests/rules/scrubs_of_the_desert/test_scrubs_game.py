@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from importlib import resources
 
@@ -107,11 +108,7 @@ TURN_ONE = (
     "yes",
     [8],
     [5, 5],  # Legion 5+1 beats 5
-    "unit:Section",
-    "target:Riflemen",
-    "4-8",
-    [5],
-    "skip",
+    "unit:Section",  # the hook gave the Riflemen away: nothing hidden to sight
     "attack_hook",
     "unit:Riflemen",
     [7, 3],
@@ -149,7 +146,7 @@ def test_turn_one_play_by_play() -> None:
     )
     assert "Riflemen: 3 over the wall" in log
     assert "toss: Legion 5+1 = 6, Arabs 5+0 = 5: Legion activates" in log
-    assert "Riflemen sighted (rolled 5 needing 5+: sighted)" in log
+    assert "Riflemen gives itself away: spotted" in log
     assert "the hook of Riflemen is thrown down" in log
     assert "Section loses 1: 3 left" in log
     assert "toss: Legion 2+0 = 2, Arabs 4+1 = 5: Arabs activates" in log
@@ -160,13 +157,13 @@ def test_turn_one_play_by_play() -> None:
     assert "bout 1: defenders win: an attacker is killed" in log
     assert "Horse loses 1: 0 left; the unit is gone" in log
     assert "only Legion has units left to activate" in log
-    assert "MG jams: it cannot fire next turn" in log
+    assert "MG jams: no more fire this turn or next" in log
     assert "Riflemen morale: rolled 39: holds" in log
     assert log[-1] == "End of turn 1"
     assert state.turn == 2 and state.bonus == (1, 0)
     riflemen = state.band("Riflemen")
     assert (riflemen.figures, riflemen.over_wall, riflemen.hook_up) == (4, 2, False)
-    assert state.band("MG").jammed_turn == 2
+    assert state.band("MG").jammed_until == 2
 
 
 TURN_TWO = (
@@ -256,7 +253,7 @@ def test_locked_melee_continues_on_activation() -> None:
     assert options(state) == {"open", "higher", "building", "fort"}
 
 
-def test_counter_charge_against_a_failed_attacker() -> None:
+def spahis_scenario(**options: object) -> dict:  # type: ignore[type-arg]
     raw = scenario_dict(hidden_arabs=False)
     raw["units"][0] = {
         "name": "Spahis",
@@ -266,50 +263,178 @@ def test_counter_charge_against_a_failed_attacker() -> None:
         "weapons": ["french_rifle"],
         "traits": {"base_morale": 70},
     }
-    state, log = play(
+    raw["options"] = options
+    return raw
+
+
+RIFLEMEN_CHARGE_SPAHIS = (
+    [3, 7],
+    "unit:Riflemen",
+    "charge",
+    "target:Spahis",
+    "desert",
+    [3, 4, 5],
+    "yes",  # contact
+)
+
+
+def charge_the_spahis(raw: dict, position: str, closing: list[int]) -> tuple[GameState, list[str]]:  # type: ignore[type-arg]
+    return play(
         new_game(raw),
-        [3, 7],
-        "unit:Riflemen",
-        "charge",
-        "target:Spahis",
-        "desert",
-        [3, 4, 5],
-        "yes",
-        "open",
+        *RIFLEMEN_CHARGE_SPAHIS,
+        position,
         [1, 0],
         "counter",
+        closing,
+    )
+
+
+@pytest.mark.parametrize("position", ["open", "fort"])
+def test_counter_charge_against_a_failed_attacker(position: str) -> None:
+    state, log = charge_the_spahis(spahis_scenario(), position, [9, 9])
+    left = ", leaving the fort" if position == "fort" else ""
+    assert f"Spahis counter-charges{left}" in log
+    assert "Riflemen falters (rolled 99): the counter-charge strikes with +3" in log
+    bout = RULES.advance(state, Rolled((5, 5, 5)))
+    assert bout.outcome is not None
+    defenders = bout.outcome.details[1]
+    assert defenders.startswith("defenders 5 = 9 (cavalry (counter-)charging +1, counter-charge")
+    assert "fort" not in defenders  # the counter-chargers left their position
+
+
+@pytest.mark.parametrize(("bonus", "defenders_total"), [("failed_attacker", 6), ("always", 9)])
+def test_counter_charge_against_an_attacker_that_holds(bonus: str, defenders_total: int) -> None:
+    state, log = charge_the_spahis(spahis_scenario(counter_charge_bonus=bonus), "open", [0, 0])
+    assert "Riflemen holds (rolled 00: holds)" in log
+    bout = RULES.advance(state, Rolled((5, 5, 5)))
+    assert bout.outcome is not None
+    assert bout.outcome.details[1].startswith(f"defenders 5 = {defenders_total}")
+
+
+def test_failed_attacker_without_counter_charge_has_no_melee() -> None:
+    state, log = play(
+        new_game(spahis_scenario()),
+        *RIFLEMEN_CHARGE_SPAHIS,
+        "open",
+        [1, 0],
+        "none",
         [9, 9],
     )
-    assert "Spahis counter-charges" in log
-    assert "Riflemen falters (rolled 99): the counter-charge strikes with +3" in log
-    step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll)
-    assert step.odds is not None
+    assert any(line.startswith("Riflemen morale: rolled 99: fails: routs") for line in log)
+    assert "no melee" in log and state.band("Riflemen").routed
+    assert not state.band("Riflemen").removed  # closing into melee never removes
 
 
-def test_crew_targeting_and_manning_the_gun() -> None:
+def test_defender_that_fails_its_test_routs_and_there_is_no_melee() -> None:
     state, log = play(
-        new_game(hidden_arabs=False),
-        [3, 7],
-        "unit:Riflemen",
-        "stay",
-        "target:MG",
-        "short",
-        "no",
-        "yes",
-        "2",
-        [9, 9, 9, 9, 0, 0],
-        [0, 1, 7, 8, 0, 0, 0, 0],
-        "unit:Section",
-        "open",
-        [0, 0],
+        new_game(spahis_scenario()),
+        *RIFLEMEN_CHARGE_SPAHIS,
+        "building",
+        [9, 9],
     )
-    assert "4 of 4 hits fall on the crew of MG" not in log
+    assert "Riflemen takes the ground" in log
+    assert state.band("Spahis").routed and not state.band("Spahis").removed
+
+
+MG_CREW_SHOT_AWAY = (
+    [3, 7],
+    "unit:Riflemen",
+    "stay",
+    "target:MG",
+    "short",
+    "no",
+    "yes",  # infantry within 4" of the gun
+    "2",  # 2 others within 5": the crew are 2 of 4, 50%
+    [9, 9, 9, 9, 0, 0],  # 8+ with +1 for not moving: 4 hits
+    [0, 1, 7, 8, 0, 0, 0, 0],  # 00 and 10 under 50: 2 on the crew
+    "unit:Section",
+    "open",
+    [0, 0],
+)
+
+
+def test_crew_targeting_shares_the_hits() -> None:
+    state, log = play(new_game(hidden_arabs=False, turn_limit=3), *MG_CREW_SHOT_AWAY)
     assert "2 of 4 hits fall on the crew of MG" in log
     assert "MG loses 2: 0 left; the machine gun is abandoned" in log
-    state, log = play(state, [9, 0], "unit:Section", "man_gun", "unit:MG", "2")
-    assert "2 of Section man MG: it fires again from its next action, one die a man" in log
-    assert state.band("MG").infantry_crew and state.band("MG").figures == 2
+    assert "Section loses 2: 2 left" in log
+    assert state.band("MG").abandoned and not state.band("MG").removed
+
+
+def test_hits_on_the_crew_alone_still_test_the_crew() -> None:
+    state, log = play(
+        new_game(hidden_arabs=False),
+        *MG_CREW_SHOT_AWAY[:9],
+        [0, 9, 7, 8, 0, 0, 0, 0],  # only 00 falls on the crew
+        "none",
+        "open",
+    )
+    assert "MG loses 1: 1 left" in log
+    assert "3 hits fall on no one else" in log
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.startswith("Morale")
+
+
+MAN_THE_GUN = (
+    [9, 0],
+    "unit:Section",
+    "man_gun",
+    "unit:MG",
+    "1",
+    "trail",
+    [5, 5, 5],
+    "yes",
+)
+
+
+def test_infantry_man_the_gun_set_up_then_fire_one_die_a_man() -> None:
+    state, _ = play(new_game(hidden_arabs=False, turn_limit=3), *MG_CREW_SHOT_AWAY)
+    state, log = play(state, *MAN_THE_GUN[:4])
+    assert options(state) == {"1", "2"}  # no more than the gun's crew
+    state, log = play(state, *MAN_THE_GUN[4:])
+    assert "1 of Section make for MG" in log
+    assert 'Section moves 10" (rolled 5, 5, 5: highest 2 dice = 10")' in log
+    assert any(
+        line.startswith("1 of Section man MG: its next activation is a full") for line in log
+    )
+    section, gun = state.band("Section"), state.band("MG")
+    assert (section.figures, section.detached, section.lost) == (1, 1, 2)
+    assert (gun.figures, gun.size, gun.lost, gun.infantry_crew) == (1, 1, 0, True)
+    assert gun.activated and gun.setting_up and not gun.can_fire(state.turn)
+    assert RULES.describe(state)[1] == "Legion: 2/6 figures"  # crewmen are not losses
+    state, _ = play(state, "unit:Horse", "stay", "hold")
+    assert state.turn == 2
+    state, log = play(state, [9, 0], "unit:MG")
+    assert options(state) == {"set_up"}  # the full action without firing
+    state, log = play(state, "set_up")
+    assert "MG: the new crew spend this action setting up; it fires from the next" in log
+    state, _ = play(
+        state,
+        *([0, 9], "unit:Riflemen", "stay", "hold"),
+        *([9, 0], "unit:Section", "stay", "hold"),
+        *("unit:Horse", "stay", "hold"),
+    )
+    assert state.turn == 3
+    state, _ = play(state, [9, 0], "unit:MG", "stay", "target:Riflemen", "short", "no")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.dice_count == 1  # one die a man
+
+
+def test_manning_without_the_setup_action() -> None:
+    raw = scenario_dict(hidden_arabs=False, turn_limit=3)
+    raw["options"] = {"gun_crew_setup_action": False}
+    state, _ = play(new_game(raw), *MG_CREW_SHOT_AWAY, *MAN_THE_GUN)
+    assert not state.band("MG").setting_up
+    state, _ = play(state, "unit:Horse", "stay", "hold", [9, 0], "unit:MG")
+    assert "set_up" not in options(state)
+
+
+def test_infantry_that_fall_short_of_the_gun() -> None:
+    state, log = play(
+        new_game(hidden_arabs=False, turn_limit=3), *MG_CREW_SHOT_AWAY, *MAN_THE_GUN[:-1], "no"
+    )
+    assert "Section do not reach MG this time" in log
+    assert state.band("MG").abandoned and state.band("Section").detached == 0
 
 
 def test_cannon_hit_and_blast() -> None:
@@ -380,3 +505,348 @@ def test_bad_scenarios_name_unit_and_field(change, words: list[str]) -> None:  #
         RULES.load_scenario(raw)
     for word in words:
         assert word in str(caught.value)
+
+
+HORSE_CHARGES_MG = (
+    [3, 7],
+    "unit:Horse",
+    "charge",
+    "target:MG",
+    "desert",
+    [3, 4, 5],
+    "yes",
+    "open",
+    [0, 0],  # the MG crew hold
+    "fire",
+    [0, 0, 0, 9],  # defensive fire: one hit and three zeros
+    [0, 0],  # the Horse closes
+    [5, 5, 5],  # 5+2 against 10
+)
+QUIET_TURN_REST = ([9, 0], "unit:Section", "stay", "hold", "unit:Riflemen", "stay", "hold")
+
+
+def test_a_jam_in_defensive_fire_silences_the_gun_this_turn_and_next() -> None:
+    state, log = play(new_game(hidden_arabs=False, turn_limit=3), *HORSE_CHARGES_MG)
+    assert "MG jams: no more fire this turn or next" in log
+    assert "Horse loses 1: 0 left; the unit is gone" in log
+    for turn in (1, 2):
+        state, log = play(state, [9, 0], "unit:MG", "stay")
+        assert "MG stays put" in log and isinstance(RULES.next_step(state), AwaitRoll)
+        state, _ = play(state, *QUIET_TURN_REST)
+        assert state.turn == turn + 1
+    state, _ = play(state, [9, 0], "unit:MG", "stay")
+    assert options(state) == {"target:Riflemen", "hold"}
+
+
+def test_defensive_fire_gets_no_bonus_for_standing_still() -> None:
+    state, _ = play(new_game(hidden_arabs=False), *HORSE_CHARGES_MG[:10])
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.endswith("7+ +0")
+
+
+RIFLEMEN_HIT_ONCE = (
+    [3, 7],
+    "unit:Riflemen",
+    "stay",
+)
+
+
+def test_a_removed_machine_gun_crew_leaves_the_gun_to_man() -> None:
+    raw = scenario_dict(hidden_arabs=False)
+    raw["units"][1]["traits"] = {"base_morale": 50}
+    state, log = play(
+        new_game(raw),
+        *RIFLEMEN_HIT_ONCE,
+        "target:MG",
+        "short",
+        "no",
+        "no",  # no infantry near: the hits fall on the crew
+        [9, 0, 0, 0, 0, 0],
+        "open",
+        [9, 9],  # 50 - 10 = 40: fails at 50% or less
+    )
+    assert "MG loses 1: 1 left" in log
+    assert "MG's crew is removed; the machine gun is left for infantry to man" in log
+    assert state.band("MG").abandoned and not state.band("MG").removed
+
+
+def test_units_that_move_are_spotted_and_sighting_ranges() -> None:
+    state, log = play(new_game(), [7, 3], "unit:Section")
+    assert options(state) == {"target:Riflemen", "skip"}  # the Horse is in plain view
+    state, log = play(state, "target:Riflemen", "beyond")
+    assert 'Riflemen is beyond 24": no sighting' in log
+    assert options(state) == {"skip"}  # one try a hidden unit an activation
+    state, _ = play(state, "skip", "stay", "hold", [0, 9], "unit:Riflemen", "move", "rough")
+    state, log = play(state, [1, 2, 3])
+    assert "Riflemen gives itself away: spotted" in log and state.band("Riflemen").spotted
+
+
+def test_sighting_within_2_inches_needs_no_roll() -> None:
+    state, log = play(new_game(), [7, 3], "unit:Section", "target:Riflemen", "0-2")
+    assert 'Riflemen is within 2": sighted' in log and state.band("Riflemen").spotted
+
+
+def test_sighting_only_when_moving() -> None:
+    raw = scenario_dict()
+    raw["options"] = {"sighting_when": "moving"}
+    state, _ = play(new_game(raw), [7, 3], "unit:Section")
+    assert "skip" not in options(state)  # straight to the order
+    state, _ = play(state, "move")
+    assert options(state) == {"target:Riflemen", "skip"}
+    state, log = play(state, "target:Riflemen", "8-12", [7], "skip")
+    assert "Riflemen sighted (rolled 7 needing 7+: sighted)" in log
+    assert options(state) == {"desert", "trail", "rough"}
+
+
+def test_routed_unit_loses_its_action_and_recovers_at_the_end_of_the_turn() -> None:
+    state, log = play(
+        new_game(hidden_arabs=False),
+        *RIFLEMEN_HIT_ONCE,
+        "target:Section",
+        "short",
+        "no",
+        [9, 0, 0, 0, 0, 0],
+        "open",
+        [8, 0],  # 80 against 70 - 10 = 60: over 50%, so a rout
+    )
+    assert any(line.startswith('Section morale: rolled 80: fails: routs back 12"') for line in log)
+    assert state.band("Section").routed and state.band("Section").activated
+    state, _ = play(state, [9, 0])
+    assert options(state) == {"unit:MG"}  # the routed Section has lost its action
+    state, log = play(state, "unit:MG", "stay", "hold", "unit:Horse", "stay", "hold")
+    assert "End of turn 1" in log
+    assert not state.band("Section").routed and not state.band("Section").activated
+
+
+def guns_scenario(**options: object) -> dict:  # type: ignore[type-arg]
+    raw = scenario_dict(hidden_arabs=False)
+    raw["units"][1] = {
+        "name": "Gun",
+        "side": "Legion",
+        "kind": "gun",
+        "figures": 4,
+        "weapons": ["french_cannon"],
+        "traits": {"base_morale": 70, "limbered": True},
+    }
+    raw["units"][3] = {
+        "name": "Old Cannon",
+        "side": "Arabs",
+        "kind": "gun",
+        "figures": 3,
+        "weapons": ["arab_cannon"],
+        "traits": {"base_morale": 50},
+    }
+    raw["options"] = options
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("row", "reason"), [("arab_foot", "arab foot"), ("french_foot", "french foot")]
+)
+def test_arab_gun_movement_row(row: str, reason: str) -> None:
+    state, _ = play(new_game(guns_scenario(arab_gun_moves_as=row)), [3, 7], "unit:Old Cannon")
+    assert options(state) == {"move", "stay"}
+    state, _ = play(state, "move", "desert")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason == f"Move {reason} over desert"
+    state, log = play(state, [1, 5, 9])
+    assert "Old Cannon limbers up to move; a full move unlimbers it" in log
+    assert state.band("Old Cannon").limbered
+
+
+@pytest.mark.parametrize("fire_after", [True, False])
+def test_unlimbering_takes_the_move(fire_after: bool) -> None:
+    state, _ = play(new_game(guns_scenario(fire_after_unlimbering=fire_after)), [9, 0], "unit:Gun")
+    assert options(state) == {"move", "unlimber", "stay"}
+    state, log = play(state, "unlimber")
+    assert "Gun spends its move to unlimber" in log and not state.band("Gun").limbered
+    if fire_after:
+        assert "target:Riflemen" in options(state)
+    else:
+        assert "it fires from its next activation" in log
+        assert state.band("Gun").activated
+
+
+def test_a_limbered_gun_cannot_fire() -> None:
+    state, log = play(new_game(guns_scenario()), [9, 0], "unit:Gun", "stay")
+    assert "Gun stays put" in log and isinstance(RULES.next_step(state), AwaitRoll)
+
+
+@pytest.mark.parametrize(("cover_on_blast", "meaning"), [(False, "5+ kills"), (True, "6+ kills")])
+def test_blast_in_cover(cover_on_blast: bool, meaning: str) -> None:
+    raw = guns_scenario(blast_cover_modifier=cover_on_blast)
+    raw["units"][1]["traits"] = {"base_morale": 70}
+    state, log = play(
+        new_game(raw),
+        [9, 0],
+        "unit:Gun",
+        "stay",
+        "target:Riflemen",
+        "long",
+        "yes",  # in cover
+        [9],  # 9 - 1 against 8+
+    )
+    assert "Gun's cannon hits: place the 3\" blast" in log
+    state, _ = play(state, "2")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.groups[0].faces_meaning.startswith(meaning)
+
+
+def test_cannon_crew_penalty_in_play() -> None:
+    state, _ = play(
+        new_game(guns_scenario()), [3, 7], "unit:Old Cannon", "stay", "target:Section", "short"
+    )
+    state, _ = play(state, "no", "no")  # no cover, not under 6"
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason == "arab cannon to hit: 8+ -1"
+
+
+def hook_game(**options: object) -> GameState:
+    raw = scenario_dict(figures_over_wall_to_win=6)
+    raw["options"] = options
+    return new_game(raw)
+
+
+@pytest.mark.parametrize(("first", "over_after_throw"), [(True, 1), (False, 2)])
+def test_hook_thrower_and_the_free_climber(first: bool, over_after_throw: int) -> None:
+    state, log = play(
+        hook_game(hook_thrower_is_first_climber=first),
+        [3, 7],
+        "unit:Riflemen",
+        "hook",
+        "2",
+        [6],  # 6 - 2 = 4
+    )
+    assert "the 2 defending the hook do nothing else this turn" in log
+    assert "Riflemen gives itself away: spotted" in log
+    assert state.band("Riflemen").over_wall == over_after_throw
+    assert options(state) == {"yes", "no"}
+    state, log = play(state, "yes")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.endswith(
+        "the second figure this turn"
+    )
+
+
+def test_climbing_a_hook_already_up() -> None:
+    state, _ = play(hook_game(), [3, 7], "unit:Riflemen", "hook", "0", [4], "no")
+    state, _ = play(state, [7, 3], "unit:Section", "stay", "target:Riflemen", "short", "no")
+    state, _ = play(state, [0, 0, 0, 0])  # four misses
+    state, _ = play(state, [0, 9], "unit:Horse", "stay", "hold", "unit:MG", "stay", "hold")
+    assert state.turn == 2
+    state, log = play(state, [0, 9], "unit:Riflemen")
+    assert "climb" in options(state)
+    state, log = play(state, "climb", "yes", [5], "yes", [8])
+    assert state.band("Riflemen").over_wall == 4
+    assert "Riflemen: 4 over the wall" in log
+
+
+def test_the_hook_fight_loser_tests_morale() -> None:
+    state, _ = play(hook_game(), [3, 7], "unit:Riflemen", "hook", "0", [4], "yes", [5])
+    assert state.band("Riflemen").over_wall == 2
+    state, log = play(state, "no", [7, 3], "unit:Section", "attack_hook", "unit:Riflemen")
+    assert "Section attacks the hook of Riflemen" in log
+    state, log = play(state, [9, 1], [9, 1])  # two French wins
+    assert "the hook of Riflemen is thrown down" in log
+    assert "Riflemen took more casualties: morale check" in log
+    step = RULES.next_step(state)
+    # 60 less 10 a figure for a unit of 6, on the wall in the open
+    assert isinstance(step, AwaitRoll) and step.request.reason == "Morale: roll 40% or under"
+
+
+def duel(arab_figures: int = 1, **setup: object) -> GameState:
+    raw = scenario_dict(hidden_arabs=False, fort=False, figures_over_wall_to_win=0, **setup)
+    raw["units"] = [raw["units"][0], {**raw["units"][2], "figures": arab_figures}]
+    return new_game(raw)
+
+
+def test_a_side_with_no_unit_left_loses_at_once() -> None:
+    state, log = play(duel(), [9, 0], "unit:Section", "stay", "target:Riflemen", "short", "no")
+    state, log = play(state, [9, 0, 0, 0])
+    assert log[-2:] == ["Riflemen loses 1: 0 left; the unit is gone", "Game over: Legion wins"]
+    step = RULES.next_step(state)
+    assert isinstance(step, GameOver) and step.winner == "Legion"
+    with pytest.raises(RulesError, match="the game is over"):
+        RULES.advance(state, Rolled((1, 1)))
+
+
+@pytest.mark.parametrize(
+    ("arab_figures", "hits", "winner"),
+    [
+        (4, [9, 0, 0, 0], "Legion"),  # Legion 4/4 against 3/4
+        (4, [0, 0, 0, 0], None),  # 4/4 each: a draw
+    ],
+)
+def test_at_the_turn_limit_the_larger_share_wins(
+    arab_figures: int, hits: list[int], winner: str | None
+) -> None:
+    state, _ = play(
+        duel(arab_figures, turn_limit=1),
+        [9, 0],
+        "unit:Section",
+        "stay",
+        "target:Riflemen",
+        "short",
+        "no",
+        hits,
+    )
+    if hits.count(9):
+        state, _ = play(state, "open", [0, 0])
+    state, log = play(state, "unit:Riflemen", "stay", "hold")
+    assert log[-2:] == [
+        "End of turn 1",
+        f"Game over: {winner or 'a draw'}" + (" wins" if winner else ""),
+    ]
+    step = RULES.next_step(state)
+    assert isinstance(step, GameOver) and step.winner == winner
+
+
+@pytest.mark.parametrize(("carries", "bonus"), [(True, (0, 1)), (False, (0, 0))])
+def test_toss_bonus_at_the_turn_end(carries: bool, bonus: tuple[int, int]) -> None:
+    raw = scenario_dict(hidden_arabs=False, fort=False, figures_over_wall_to_win=0, turn_limit=2)
+    raw["units"] = [raw["units"][0], raw["units"][2]]
+    raw["options"] = {"activation_bonus_carries_over": carries}
+    state, _ = play(new_game(raw), [9, 0], "unit:Section", "stay", "hold")
+    assert state.bonus == (0, 1)
+    state, log = play(state, "unit:Riflemen", "stay", "hold")
+    assert "End of turn 1" in log and state.bonus == bonus
+
+
+def test_french_with_no_distance_may_change_formation() -> None:
+    state, log = play(new_game(hidden_arabs=False), [9, 0], "unit:Section", "move", "rough")
+    state, log = play(state, [0, 5, 5])
+    assert 'Section moves 0" (rolled 0, 5, 5: lowest die = 0")' in log
+    assert "Section may still change formation" in log
+
+
+def _frozen_values(value: object, path: str) -> None:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        assert type(value).__dataclass_params__.frozen, path  # type: ignore[attr-defined]
+        for f in dataclasses.fields(value):
+            _frozen_values(getattr(value, f.name), f"{path}.{f.name}")
+    elif isinstance(value, tuple):
+        for index, item in enumerate(value):
+            _frozen_values(item, f"{path}[{index}]")
+    else:
+        assert isinstance(value, (str, int, bool)), f"{path} is a {type(value).__name__}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_state_is_frozen_dataclasses_and_tuples_all_game(seed: int) -> None:
+    import random
+
+    raw = tomllib.loads(
+        resources.files("companion.scenarios").joinpath("scrubs_of_the_desert.toml").read_text()
+    )
+    state: object = RULES.start(RULES.load_scenario(raw))
+    rng = random.Random(seed)
+    while not isinstance(step := RULES.next_step(state), GameOver):
+        _frozen_values(state, "state")
+        hash(state)  # frozen all the way down, so usable as a key
+        if isinstance(step, AwaitChoice):
+            given: Chosen | Rolled = Chosen(rng.choice(step.options).key)
+        else:
+            assert isinstance(step, AwaitRoll)
+            given = Rolled(tuple(rng.choice(k.faces) for k in step.request.kinds))
+        state = RULES.advance(state, given).state
