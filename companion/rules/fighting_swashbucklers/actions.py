@@ -736,7 +736,7 @@ MELEE_PARAMS = (
 MELEE_PAIR = Action(
     "melee-pair",
     "Melee pairing",
-    "Two men paired off: Melee Factor x d10 each; the higher fights on, threefold routs.",
+    "Two men paired off: Melee Factor x d10 each; the bigger product stays in, threefold routs.",
     MELEE_PARAMS,
     _pair_request,
     _pair_resolve,

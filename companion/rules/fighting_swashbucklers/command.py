@@ -26,7 +26,9 @@ def second_action_chance(cp: int) -> int:
 
 
 def second_action_granted(cp: int, roll: int) -> bool:
-    return roll <= second_action_chance(cp)
+    """A 0% chance never succeeds, not even on a "00" read as zero."""
+    chance = second_action_chance(cp)
+    return chance > 0 and roll <= chance
 
 
 def reacting_points(cp: int, die: int) -> int:

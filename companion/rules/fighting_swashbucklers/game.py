@@ -700,6 +700,8 @@ def _on_morale(s: GameState, name: str, points: int, outcome: Outcome, out: _Out
     level = morale.morale_level(u.men, min(u.markers, 40), stress=u.stress, leader_points=points)
     roll_effects = outcome.effects
     u = u.with_(test_due=False, stress=False)
+    if _opt_str(s, "marker_duration") == "until_tested":
+        u = u.with_(markers=0)  # the ML drop lasted for this one test
     provoked = "provoked" in roll_effects
     if "routed" in roll_effects:
         losses = outcome.headline
@@ -880,7 +882,7 @@ def _commander_captured(s: GameState, f: FightState, out: _Out) -> GameState:
             finished=True,
             winner=winner,
             phase="over",
-            ending=f"{co.name} captured: the game is up",
+            ending=f"{co.name} captured: the game is over",
         )
     out.log.append(f"{side.name} plays on with no Command Points")
     return _end_fight(s, f, out, forced_winner="attacker")
@@ -914,7 +916,12 @@ def _end_fight(s: GameState, f: FightState, out: _Out, forced_winner: str = "") 
         officer = _leader(s, s.unit(name), tables.MARTINET)
         if officer is not None:
             queue.append((officer.name, won))
-    return s.at(fight=None, melee_index=s.melee_index + 1, martinet_queue=tuple(queue))
+    return s.at(
+        fight=None,
+        melee_index=s.melee_index + 1,
+        martinet_queue=tuple(queue),
+        withdrawn=(*s.withdrawn, loser),
+    )
 
 
 # ----------------------------------------------------------------- rally
@@ -1059,6 +1066,7 @@ def _end_half(s: GameState, out: _Out) -> GameState:
         melee_index=0,
         fight=None,
         martinet_queue=(),
+        withdrawn=(),
         reactions_left=-1,
         phasing_second=False,
         stage=Stage(),
@@ -1137,9 +1145,16 @@ def _step_phase(s: GameState, out: _Out) -> GameState:
             return s.at(stage=Stage("melee_roll"))
         if s.melee_index < len(s.melees):
             m = s.melees[s.melee_index]
-            if s.unit(m.attacker).on_table and s.unit(m.defender).on_table:
+            breaks_off = _opt_str(s, "loser_in_later_melee") == "breaks_off"
+            why = ""
+            for name in (m.attacker, m.defender):
+                if not s.unit(name).on_table:
+                    why = why or f"{name} is gone"
+                elif breaks_off and name in s.withdrawn:
+                    why = why or f"{name} has withdrawn"
+            if not why:
                 return s.at(stage=Stage("pick_advantage", number=s.melee_index))
-            out.log.append(f"{m.attacker} v {m.defender}: no melee, one side is gone")
+            out.log.append(f"{m.attacker} v {m.defender}: no melee, {why}")
             return s.at(melee_index=s.melee_index + 1)
         return s.at(phase="rally")
     if phase == "rally":

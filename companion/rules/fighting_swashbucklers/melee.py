@@ -1,7 +1,7 @@
-"""Melee: men paired off, each Melee Factor times a d10, the higher fights on.
+"""Melee: men paired off, each Melee Factor times a d10, the bigger product stays in.
 
-The loser of a pairing withdraws from the combat; if the winner's product is at
-least three times the loser's, the loser routs from the field instead (to be
+The beaten man of a pairing drops out of the fight; beaten by a product at
+least three times his own, he is routed off the table instead (he may be
 rallied later). The unit left with no one fighting has lost: under the default
 reading only the men beaten threefold have routed and the rest withdraw 12" in
 good order; the option `threefold_rout` = "unit" routs the whole losing unit

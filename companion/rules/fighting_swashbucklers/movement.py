@@ -1,9 +1,9 @@
 """Movement, formations, rough terrain and the Hyper-Space Rangers.
 
-Infantry move 6" an action, cavalry 10", in line or column alike. A column (one
-man wide) may not fire if it is infantry, ignores terrain, and fights with one
-man in melee; a line fires and fights with every man, and passes rough terrain
-on a 70% roll once a turn, or stands for the rest of the turn.
+Infantry move 6" an action, cavalry 10", in line or column alike. An infantry
+column (a single file) cannot shoot; any column ignores terrain and fights with
+one man in melee; a line fires and fights with every man, and passes rough
+terrain on a 70% roll once a turn, or stands for the rest of the turn.
 
 A squad of prone men may vanish in its movement phase (that is its turn), land
 anywhere in its next movement phase (that is its turn too), and act only on the
@@ -24,7 +24,7 @@ def move_inches(kind: str) -> int:
 
 
 def can_fire_in(formation: str, kind: str) -> bool:
-    """An infantry column, one man wide, may not fire."""
+    """Foot in single file have no frontage to shoot from; mounted men do."""
     return not (formation == tables.COLUMN and kind in tables.FOOT_KINDS)
 
 

@@ -37,6 +37,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         ("lower_ml", "test_again"),
     ),
     RuleOption(
+        "marker_duration",
+        "Markers keep lowering a squad's ML until the end of the half-turn "
+        '("half_turn"), or are cleared once the squad has taken its test ("until_tested"; '
+        "a failed test's own markers then count at its next test).",
+        "half_turn",
+        ("half_turn", "until_tested"),
+    ),
+    RuleOption(
         "second_action_roll",
         'One second-action roll for the whole side each turn ("per_side") or one per unit.',
         "per_side",
@@ -87,6 +95,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         'whole losing unit ("unit").',
         melee.ROUT_BY_MAN,
         melee.THREEFOLD_ROUT_READINGS,
+    ),
+    RuleOption(
+        "loser_in_later_melee",
+        "A unit in two contacts that loses the first melee still fights the second "
+        '("fights"), or its withdrawal breaks the second contact ("breaks_off").',
+        "fights",
+        ("fights", "breaks_off"),
     ),
     RuleOption(
         "lost_squad_rally",

@@ -143,6 +143,7 @@ class GameState:
     melee_index: int = 0
     fight: FightState | None = None
     martinet_queue: tuple[tuple[str, bool], ...] = ()
+    withdrawn: tuple[str, ...] = ()  # units that lost a melee this half-turn
     holders: tuple[str, ...] = ()
     winner: str = ""
     finished: bool = False

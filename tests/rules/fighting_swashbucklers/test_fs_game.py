@@ -294,6 +294,20 @@ def test_provoked_cavalry_advance_draws_defensive_fire() -> None:
     assert state.melees == (MeleeState("R1", "MG", "front", provoked=True),)
 
 
+@pytest.mark.parametrize(
+    ("duration", "markers", "level"),
+    [("half_turn", 8, 10), ("until_tested", 4, 30)],  # stress 50, less 5 a marker
+)
+def test_marker_duration_option_at_the_retest(duration: str, markers: int, level: int) -> None:
+    state = tribes_orders(begin(preset(marker_duration=duration)))
+    state, _ = play(state, c("end"), r(5), c("unit:MG"), c("target:R1"), r(9, 9), c("end"))
+    state, _ = play(state, r(1, 0), c("target:MG"), c("face:front"), r(9, 9))
+    assert state.unit("R1").markers == markers
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == f"R1: Morale test against ML {level}"
+
+
 def test_second_action_per_unit_option() -> None:
     state = begin(preset(second_action_roll="per_unit"))
     assert keys(state)[0] == "unit:Sheikh"  # no side-wide roll
@@ -629,3 +643,32 @@ def test_column_fights_with_one_man_in_the_game() -> None:
         c("adv:none"),
     )
     assert "melee: R1 (4 fighting) v L1 (1 fighting), advantage: none" in log
+
+
+@pytest.mark.parametrize(("reading", "second_melee"), [("fights", True), ("breaks_off", False)])
+def test_a_loser_in_a_later_contact(reading: str, second_melee: bool) -> None:
+    state = tribes_orders(begin(preset(loser_in_later_melee=reading)))
+    state, _ = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:MG"),
+        c("face:front"),
+        c("unit:T1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:MG"),
+        c("face:front"),
+        c("end"),
+        r(1),  # 4 CP x 1: no reaction
+        r(5, 0),  # R1 holds its stress test
+        c("adv:none"),
+    )
+    state, log = play(state, r(9, 9, 9, 9, 9, 9, 9, 1), r(9, 9))  # MG beaten; Ali survives
+    assert 'MG withdraws 12" in good order' in log
+    if second_melee:
+        assert keys(state)[0] == "adv:none" and state.melees[state.melee_index].attacker == "T1"
+    else:
+        assert "T1 v MG: no melee, MG has withdrawn" in log
+        assert state.melees == () and state.half == 1

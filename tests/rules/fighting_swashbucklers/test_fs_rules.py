@@ -235,6 +235,12 @@ def test_second_action_is_ten_times_cp(cp: int, dice: list[int], granted: int) -
     assert resolve("second-action", dice, cp=cp).headline == granted
 
 
+@pytest.mark.parametrize("zero", ["100", "0"])
+def test_no_command_points_never_give_a_second_action(zero: str) -> None:
+    assert resolve("second-action", [0, 0], cp=0, double_zero=zero).headline == 0
+    assert odds("second-action", cp=0, double_zero=zero).headline == {0: Fraction(1)}
+
+
 def test_second_action_odds() -> None:
     assert odds("second-action", cp=4).headline == {0: Fraction(3, 5), 1: Fraction(2, 5)}
 
