@@ -51,10 +51,18 @@ def _percent(params: Params) -> int:
     return crew_percent(int_param(params, "crew"), int_param(params, "others"))
 
 
+def crew_hitting_rolls(percent: int, double_zero: str) -> str:
+    """The percentile readings that put a hit on the crew, as the referee sees them."""
+    if double_zero == "hundred":
+        return f"01-{percent:02d}"
+    return f"00-{percent - 1:02d}"
+
+
 def crew_request(params: Params) -> RollRequest:
     percent = _percent(params)
-    reading = "00 = 0" if str_param(params, "double_zero") == "zero" else "00 = 100"
-    meaning = f"{percent}% hits a crewman ({reading})"
+    double_zero = str_param(params, "double_zero")
+    reading = "00 = 0" if double_zero == "zero" else "00 = 100"
+    meaning = f"{percent}%: {crew_hitting_rolls(percent, double_zero)} hits a crewman ({reading})"
     return RollRequest(
         f"Crew targeting: {params['hits']} hits, {percent}% each falls on the crew",
         percentile_groups(int_param(params, "hits"), "crew", meaning),

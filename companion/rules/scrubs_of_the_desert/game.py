@@ -73,7 +73,8 @@ class Band:
     removed: bool = False
     spotted: bool = True
     limbered: bool = False
-    jammed_until: int = 0  # the machine gun may not fire up to the end of this turn
+    jammed_from: int = 0  # the machine gun may not fire from this turn...
+    jammed_until: int = 0  # ...to the end of this one
     infantry_crew: bool = False  # the machine gun is served by infantry
     setting_up: bool = False  # infantry just reached the gun: a full action before it fires
     detached: int = 0  # figures gone to crew a machine gun (not losses)
@@ -106,7 +107,7 @@ class Band:
         if gun:
             if self.limbered or self.setting_up:
                 return False
-            if gun == "machine_gun" and turn <= self.jammed_until:
+            if gun == "machine_gun" and self.jammed_from <= turn <= self.jammed_until:
                 return False
             if gun in tables.CANNONS and self.figures < tables.CANNON_MIN_CREW:
                 return False
@@ -486,6 +487,7 @@ def _bout_params(state: GameState) -> Params:
             "defender_position": "open" if c.counter else c.def_position,
             "defender_leader": first and bool(dfn.leader) and not c.hook_fight,
             "counter_charging": c.counter,
+            "counter_arabs": c.counter and dfn.nation == "arab",
             "counter_bonus": c.counter and (c.att_failed or bonus_always),
             "per_figure": state.options.melee_modifiers_per_figure,
         }
@@ -546,7 +548,9 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
     if s == "morale_roll":
         return MORALE, _morale_params(state, c.pending[0], c.position, False)
     if s == "def_morale_roll":
-        return MORALE, _morale_params(state, c.defender, _morale_position(c.def_position), True)
+        closing = not state.options.charged_unit_can_be_removed
+        position = _morale_position(c.def_position)
+        return MORALE, _morale_params(state, c.defender, position, closing)
     if s == "att_morale_roll":
         return MORALE, _morale_params(state, c.attacker, "open", True)
     if s == "loser_morale_roll":
@@ -772,7 +776,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
             return _r(
                 _to(state, "att_morale_roll", counter=True), f"{c.defender} counter-charges{left}"
             )
-        return _r(_to(state, "att_morale_roll"))
+        return _r(_to(state, "att_morale_roll"), f"{c.defender} stands and waits")
     if s == "hook_defenders":
         defenders = int(key)
         state = _to(state, "hook_throw_roll", hook_defenders=defenders)
@@ -1019,7 +1023,7 @@ def _moved(state: GameState, outcome: Outcome) -> _Result:
     lines = [f'{b.name} moves {inches}" ({outcome.details[0]})']
     if "formation_change" in outcome.effects:
         lines.append(f"{b.name} may still change formation")
-    if b.kind == "gun" and not b.limbered:
+    if b.kind == "gun" and not b.limbered and inches:  # a gun that rolls 0" stays deployed
         b = replace(b, limbered=True)
         lines.append(f"{b.name} limbers up to move; a full move unlimbers it")
     state = state.with_band(b)
@@ -1040,9 +1044,17 @@ def _fired(state: GameState, outcome: Outcome) -> _Result:
     ]
     cues: frozenset[str] = frozenset()
     if "jammed" in outcome.effects:
-        shooter = replace(shooter, jammed_until=state.turn + 1)
+        at_once = state.options.jam_silences_this_turn
+        shooter = replace(
+            shooter,
+            jammed_from=state.turn if at_once else state.turn + 1,
+            jammed_until=state.turn + 1,
+        )
         state = state.with_band(shooter)
-        lines.append(f"{shooter.name} jams: no more fire this turn or next")
+        lines.append(
+            f"{shooter.name} jams: "
+            + ("no more fire this turn or next" if at_once else "no fire next turn")
+        )
         cues = frozenset({"jam"})
     state, spotted = _spot(state, shooter.name)
     lines.extend(spotted)
@@ -1335,8 +1347,10 @@ def describe(state: GameState) -> tuple[str, ...]:
             status.append("activated")
         if b.limbered:
             status.append("limbered")
-        if b.jammed_until >= state.turn:
+        if b.jammed_from <= state.turn <= b.jammed_until:
             status.append(f"jammed to the end of turn {b.jammed_until}")
+        elif b.jammed_from > state.turn:
+            status.append(f"jammed in turn {b.jammed_from}")
         if b.setting_up:
             status.append("new crew setting up")
         if b.detached:

@@ -77,13 +77,21 @@ def attacker_modifiers(arab_charging: bool, cavalry_charging: bool, leader: bool
 
 
 def defender_modifiers(
-    position: str, leader: bool, counter_charging: bool, counter_bonus: bool
+    position: str,
+    leader: bool,
+    counter_charging: bool,
+    counter_bonus: bool,
+    counter_arabs: bool = False,
 ) -> SideModifiers:
+    """A counter-charge is a charge: cavalry +1, and Arab cavalry the Arab +1 as well."""
     per = tables.melee_defender_bonus(position)
     reasons = [f"defending {position} {signed(per)}"] if per else []
     if counter_charging:
         per += tables.CAVALRY_CHARGING_MODIFIER
         reasons.append("cavalry (counter-)charging +1")
+    if counter_arabs:
+        per += tables.ARAB_CHARGING_MODIFIER
+        reasons.append("Arab (counter-)charging +1")
     if counter_bonus:
         per += tables.COUNTER_CHARGE_MODIFIER
         reasons.append("counter-charge against a failed attacker +3")
@@ -122,6 +130,12 @@ PARAMS = (
     Param("defender_leader", ParamKind.BOOL, "a leader among the defenders", False),
     Param("counter_charging", ParamKind.BOOL, "defending cavalry counter-charged", False),
     Param(
+        "counter_arabs",
+        ParamKind.BOOL,
+        "the counter-charging cavalry are Arabs (+1 as Arabs charging)",
+        False,
+    ),
+    Param(
         "counter_bonus",
         ParamKind.BOOL,
         "counter-charge against an attacker that failed its test (+3)",
@@ -139,6 +153,10 @@ def _mods(params: Params) -> tuple[SideModifiers, SideModifiers]:
         raise RulesError(
             "counter_bonus=yes is the counter-chargers' +3; it needs counter_charging=yes"
         )
+    if bool_param(params, "counter_arabs") and not counter:
+        raise RulesError(
+            "counter_arabs=yes is the Arab counter-chargers' +1; it needs counter_charging=yes"
+        )
     if counter and str_param(params, "defender_position") != "open":
         raise RulesError(
             "counter-charging cavalry has left its position: use defender_position=open"
@@ -154,6 +172,7 @@ def _mods(params: Params) -> tuple[SideModifiers, SideModifiers]:
             bool_param(params, "defender_leader"),
             bool_param(params, "counter_charging"),
             bool_param(params, "counter_bonus"),
+            bool_param(params, "counter_arabs"),
         ),
     )
 
@@ -233,8 +252,9 @@ MELEE_BOUT = Action(
     name="melee-bout",
     title="Melee bout",
     help="A d10 per figure plus modifiers, totalled: +2 defending a fort, +1 building or "
-    "higher ground, +1 Arab charging, +1 cavalry charging, +1 leader (+3 cavalry "
-    "counter-charging a failed attacker). Higher kills a figure; a tie locks.",
+    "higher ground, +1 Arab charging, +1 cavalry charging, +1 leader (a counter-charge is "
+    "a charge; +3 cavalry counter-charging a failed attacker). Higher kills a figure; a tie "
+    "locks.",
     params=PARAMS,
     request=bout_request,
     resolve=bout_resolve,

@@ -89,6 +89,20 @@ OPTIONS: tuple[RuleOption, ...] = (
         True,
         (True, False),
     ),
+    RuleOption(
+        "charged_unit_can_be_removed",
+        "A charged unit that fails its test only routs, as a test for closing into melee "
+        "(false), or is removed like any other failure at 50% or less (true).",
+        False,
+        (False, True),
+    ),
+    RuleOption(
+        "jam_silences_this_turn",
+        "A jammed machine gun fires no more this turn nor next (true), or only loses the "
+        "next turn and may still fire later this one, in defensive fire (false).",
+        True,
+        (True, False),
+    ),
 )
 
 UNIT_TRAITS: tuple[str, ...] = ("base_morale", "hidden", "limbered", "loss_per_figure")
@@ -114,6 +128,8 @@ class Options:
     blast_cover_modifier: bool = False
     gun_crew_setup_action: bool = True
     hook_thrower_is_first_climber: bool = True
+    charged_unit_can_be_removed: bool = False
+    jam_silences_this_turn: bool = True
 
 
 def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
@@ -140,6 +156,8 @@ def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
         bool(values["blast_cover_modifier"]),
         bool(values["gun_crew_setup_action"]),
         bool(values["hook_thrower_is_first_climber"]),
+        bool(values["charged_unit_can_be_removed"]),
+        bool(values["jam_silences_this_turn"]),
     )
 
 

@@ -57,7 +57,7 @@ SIGHTING = Action(
     name="sighting",
     title="Sighting a hidden unit",
     help='A d10 by range: 0-2" automatic, 2-4" 3+, 4-8" 5+, 8-12" 7+, 12-24" 8+. '
-    "Units that fire or move are spotted without a roll.",
+    "A unit gives itself away, no roll needed, once it moves or fires.",
     params=(
         Param(
             "range",

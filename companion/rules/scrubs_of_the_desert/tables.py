@@ -153,7 +153,7 @@ def hit_number(weapon: str, range_band: str) -> int:
 
 TARGET_IN_COVER_MODIFIER = -1  # fort, building or rough terrain
 DID_NOT_MOVE_MODIFIER = +1  # not before a melee, not for cannon or machine gun
-GRAPESHOT_MODIFIER = +4  # cannon firing at under 6"
+GRAPESHOT_MODIFIER = +4  # a cannon's target closer than 6"
 GRAPESHOT_INCHES = 6
 
 MACHINE_GUN_JAM_ZEROS = 3  # three 0s in one burst jam it for the next turn

@@ -244,6 +244,7 @@ def test_locked_melee_continues_on_activation() -> None:
         [5, 3, 4],
         [0, 0],
     )
+    assert "Section stands and waits" in log  # the defender's answer is in the log
     assert "bout 2: tie: the melee is locked" in log
     assert "Horse and Section are locked in melee" in log
     assert "Section took more casualties: morale check" in log
@@ -311,6 +312,29 @@ def test_counter_charge_against_an_attacker_that_holds(bonus: str, defenders_tot
     assert bout.outcome.details[1].startswith(f"defenders 5 = {defenders_total}")
 
 
+def test_arab_cavalry_counter_charging_also_gets_the_arab_charge_bonus() -> None:
+    state, log = play(
+        new_game(hidden_arabs=False),
+        [9, 0],
+        "unit:Section",
+        "charge",
+        "target:Horse",
+        "desert",
+        [3, 4, 5],
+        "yes",
+        "open",
+        [1, 0],  # the Horse holds
+        "counter",
+        [0, 0],  # the Section holds
+    )
+    assert "Horse counter-charges" in log
+    bout = RULES.advance(state, Rolled((5, 5, 5)))
+    assert bout.outcome is not None
+    assert bout.outcome.details[1] == (
+        "defenders 5 = 7 (cavalry (counter-)charging +1, Arab (counter-)charging +1)"
+    )
+
+
 def test_failed_attacker_without_counter_charge_has_no_melee() -> None:
     state, log = play(
         new_game(spahis_scenario()),
@@ -334,6 +358,18 @@ def test_defender_that_fails_its_test_routs_and_there_is_no_melee() -> None:
     )
     assert "Riflemen takes the ground" in log
     assert state.band("Spahis").routed and not state.band("Spahis").removed
+
+
+@pytest.mark.parametrize(("can_be_removed", "removed"), [(False, False), (True, True)])
+def test_a_shaky_charged_unit_routs_or_is_removed_by_option(
+    can_be_removed: bool, removed: bool
+) -> None:
+    raw = spahis_scenario(charged_unit_can_be_removed=can_be_removed)
+    raw["units"][0]["traits"] = {"base_morale": 40}  # 50% or less: removal, if it may be
+    state, log = play(new_game(raw), *RIFLEMEN_CHARGE_SPAHIS, "open", [9, 9])
+    assert "Riflemen takes the ground" in log
+    spahis = state.band("Spahis")
+    assert (spahis.removed, spahis.routed) == (removed, not removed)
 
 
 MG_CREW_SHOT_AWAY = (
@@ -538,6 +574,23 @@ def test_a_jam_in_defensive_fire_silences_the_gun_this_turn_and_next() -> None:
     assert options(state) == {"target:Riflemen", "hold"}
 
 
+def test_a_jam_that_only_costs_the_next_turn() -> None:
+    raw = scenario_dict(hidden_arabs=False, turn_limit=3)
+    raw["options"] = {"jam_silences_this_turn": False}
+    state, log = play(new_game(raw), *HORSE_CHARGES_MG)
+    assert "MG jams: no fire next turn" in log
+    assert "  MG: 2/2 (jammed in turn 2)" in RULES.describe(state)
+    state, _ = play(state, [9, 0], "unit:MG", "stay")
+    assert options(state) == {"target:Riflemen", "hold"}  # still fires this turn
+    state, _ = play(state, "hold", *QUIET_TURN_REST)
+    assert state.turn == 2
+    state, log = play(state, [9, 0], "unit:MG", "stay")
+    assert "MG stays put" in log and isinstance(RULES.next_step(state), AwaitRoll)  # silent
+    state, _ = play(state, *QUIET_TURN_REST)
+    state, _ = play(state, [9, 0], "unit:MG", "stay")
+    assert options(state) == {"target:Riflemen", "hold"}  # fires again in turn 3
+
+
 def test_defensive_fire_gets_no_bonus_for_standing_still() -> None:
     state, _ = play(new_game(hidden_arabs=False), *HORSE_CHARGES_MG[:10])
     step = RULES.next_step(state)
@@ -665,6 +718,16 @@ def test_unlimbering_takes_the_move(fire_after: bool) -> None:
     else:
         assert "it fires from its next activation" in log
         assert state.band("Gun").activated
+
+
+def test_a_gun_that_rolls_no_distance_stays_unlimbered() -> None:
+    raw = guns_scenario()
+    raw["units"][1]["traits"] = {"base_morale": 70}
+    state, log = play(new_game(raw), [9, 0], "unit:Gun", "move", "desert", [0, 0, 5])
+    assert 'Gun moves 0" (rolled 0, 0, 5: lowest 2 dice = 0")' in log
+    assert not any("limbers up" in line for line in log)
+    assert not state.band("Gun").limbered
+    assert "target:Riflemen" in options(state)  # still deployed: it may fire
 
 
 def test_a_limbered_gun_cannot_fire() -> None:

@@ -349,6 +349,28 @@ def test_crew_hit_comparison(value: int, percent: int, reading: str, hit: bool) 
     assert crew_is_hit(value, percent, reading) is hit
 
 
+@pytest.mark.parametrize(
+    ("crew", "others", "reading", "shown"),
+    [
+        (2, 5, "zero", "28%: 00-27"),
+        (2, 5, "hundred", "28%: 01-28"),
+        (1, 0, "zero", "100%: 00-99"),
+        (2, 60, "hundred", "3%: 01-03"),
+    ],
+)
+def test_crew_request_shows_the_rolls_that_hit_the_crew(
+    crew: int, others: int, reading: str, shown: str
+) -> None:
+    meaning = req("crew-targeting", crew=crew, others=others, double_zero=reading)
+    assert meaning.groups[0].faces_meaning.startswith(shown + " hits a crewman")
+    low, high = (int(n) for n in shown.split(": ")[1].split("-"))
+    for value, hit in ((low, 1), (high, 1), (high + 1, 0)):
+        if value <= 99:  # no reading past 99 on the dice
+            dice = [value // 10, value % 10]
+            out = act("crew-targeting", dice, crew=crew, others=others, double_zero=reading)
+            assert out.headline == hit, value
+
+
 def test_a_percentile_per_hit() -> None:
     assert req("crew-targeting", hits=3).dice_count == 6
     out = act("crew-targeting", [3, 4, 0, 9], hits=2, crew=2, others=2)  # 30 and 49 under 50
@@ -492,6 +514,8 @@ def test_pairing_two_on_one_at_most(attackers: int, defenders: int, bouts: list[
         ([6, 5], {"defender_leader": True}, 0),
         ([9, 5], {"counter_charging": True, "counter_bonus": True}, 0),  # +1 +3
         ([6, 5], {"counter_charging": True}, 0),
+        ([7, 5], {"counter_charging": True, "counter_arabs": True}, 0),  # +1 +1
+        ([6, 5], {"counter_charging": True, "counter_arabs": True}, -1),
     ],
 )
 def test_melee_bout(dice: list[int], params: dict, winner: int) -> None:  # type: ignore[type-arg]
@@ -515,6 +539,7 @@ def test_leader_counts_once_even_per_figure() -> None:
     [
         ({"attackers": 2, "defenders": 2}, "two against two"),
         ({"counter_bonus": True}, "needs counter_charging=yes"),
+        ({"counter_arabs": True}, "needs counter_charging=yes"),
         ({"counter_charging": True, "defender_position": "fort"}, "defender_position=open"),
     ],
 )

@@ -300,17 +300,19 @@ def test_melee_attacker_row(
 
 
 @pytest.mark.parametrize(
-    ("counter", "bonus", "leader", "per_figure", "once"),
+    ("counter", "bonus", "arabs", "leader", "per_figure", "once"),
     [
-        (True, False, False, 1, 0),  # counter-charging cavalry charge too
-        (True, True, False, 4, 0),  # and +3 against a failed attacker
-        (False, False, True, 0, 1),
+        (True, False, False, False, 1, 0),  # counter-charging cavalry charge too
+        (True, True, False, False, 4, 0),  # and +3 against a failed attacker
+        (True, False, True, False, 2, 0),  # Arab cavalry counter-charging: both +1s
+        (True, True, True, False, 5, 0),
+        (False, False, False, True, 0, 1),
     ],
 )
 def test_melee_defender_extras(
-    counter: bool, bonus: bool, leader: bool, per_figure: int, once: int
+    counter: bool, bonus: bool, arabs: bool, leader: bool, per_figure: int, once: int
 ) -> None:
-    mods = defender_modifiers("open", leader, counter, bonus)
+    mods = defender_modifiers("open", leader, counter, bonus, arabs)
     assert (mods.per_figure, mods.once) == (per_figure, once)
 
 
