@@ -582,11 +582,16 @@ def _weapon_outcome(params: Params, dice: Sequence[int]) -> tuple[int, frozenset
     wins, _wounded, killed = wall_weapon_sequence(
         v, _str(params, "target_kind"), _bool(params, "target_wounded"), weapon_dice, target_dice
     )
+    return wins, _weapon_effects(wins, killed)
+
+
+def _weapon_effects(wins: int, killed: bool) -> frozenset[str]:
+    """A figure that lives through the firing, wounded or not, reaches the top (1.5)."""
     if killed:
-        return wins, frozenset({"killed"})
+        return frozenset({"killed"})
     if wins:
-        return wins, frozenset({"wounded"})
-    return 0, frozenset({"reaches_top"})
+        return frozenset({"wounded", "reaches_top"})
+    return frozenset({"reaches_top"})
 
 
 #: An engine (ram or assault tower) resists a wall weapon as a basic soldier.
@@ -627,15 +632,9 @@ def _weapon_odds(params: Params) -> Odds:
             same = (wins, wounded, False)
             nxt[same] = nxt.get(same, Fraction(0)) + p * (1 - win)
         states = nxt
-    weighted = []
-    for (wins, _wounded, killed), p in states.items():
-        if killed:
-            names = frozenset({"killed"})
-        elif wins:
-            names = frozenset({"wounded"})
-        else:
-            names = frozenset({"reaches_top"})
-        weighted.append((p, wins, names))
+    weighted = [
+        (p, wins, _weapon_effects(wins, killed)) for (wins, _w, killed), p in states.items()
+    ]
     return odds_helpers.odds_from_outcomes("hits", weighted)
 
 

@@ -385,6 +385,15 @@ def _weapon_spaces(state: GameState, name: str) -> int:
     return next(w.spaces for w in state.layout.wall_weapons if w.name == name)
 
 
+def _weapon_reach(state: GameState, name: str) -> int:
+    """Figures below a wall weapon reaches: one per space (1.5), by default only
+    the spaces artillery has not yet knocked out (option `weapon_reach`)."""
+    spaces = _weapon_spaces(state, name)
+    if state.option("weapon_reach") == "all_spaces":
+        return spaces
+    return spaces - pair_get(state.weapon_hits, name)
+
+
 def _weapon_choices(state: GameState, name: str) -> list[Choice]:
     layout = state.layout
     wall = _weapon_wall(state, name)
@@ -664,7 +673,7 @@ def _weapon_params(state: GameState) -> dict[str, int | bool | str]:
 
 def _weapon_shares(state: GameState, ask: Ask) -> list[tuple[Figure, int]]:
     targets = _alive(state, ask.ids)
-    shares = engines.attempts_per_target(len(targets), _weapon_spaces(state, ask.args[0]))
+    shares = engines.attempts_per_target(len(targets), _weapon_reach(state, ask.args[0]))
     return list(zip(targets, shares, strict=False))
 
 
@@ -903,7 +912,7 @@ def _on_reaction(state: GameState, key: str, out: Out) -> GameState:
         state = replace(state.pop(), spent=state.spent | {key})
         foot = state.layout.foot_of(wall)
         climbers = [f for f in _alive(state, ask.ids) if f.place == foot]
-        reached = _hit_order(climbers)[: _weapon_spaces(state, weapon)]
+        reached = _hit_order(climbers)[: _weapon_reach(state, weapon)]
         out.log.append(f"{weapon} pours down on the climbers at {wall}")
         state = state.push(Ask("reaction", ask.args, ask.ids, ask.more))
         return state.push(Ask("weapon_roll", (weapon, "climb"), tuple(f.id for f in reached)))
@@ -984,7 +993,7 @@ def _on_weapon_target(state: GameState, key: str, out: Out) -> GameState:
     if key == "foot":
         wall = _weapon_wall(state, weapon)
         below = board.at(state, state.layout.foot_of(wall), ATTACKER)
-        reached = _hit_order(below)[: _weapon_spaces(state, weapon)]
+        reached = _hit_order(below)[: _weapon_reach(state, weapon)]
         return state.push(Ask("weapon_roll", (weapon, key), tuple(f.id for f in reached)))
     return state.push(Ask("weapon_roll", (weapon, key)))
 
@@ -1236,7 +1245,7 @@ def _on_weapon_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSt
         state = state.pop()
         outcome = _resolve("wall-weapon", {"attempts": n, "target": "engine", **params}, dice)
         out.outcome = outcome
-        hits = pair_get(state.hits, station) + outcome.headline
+        hits = min(pair_get(state.hits, station) + outcome.headline, tables.ENGINE_HITS_TO_DESTROY)
         state = replace(state, hits=pair_set(state.hits, station, hits))
         out.log.append(f"{weapon} scores {outcome.headline} on the engine at {station}")
         return _maybe_engine_destroyed(state, station, out)
@@ -1315,11 +1324,15 @@ def _on_douse_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
 
 def _fight_pairs_second(state: GameState, contact: str, ask: Ask) -> tuple[tuple[int, int], ...]:
     """Ganging up (1.12): figures left over fight the survivors of the first
-    fights; in the keep every defender fights a second time (1.9)."""
+    fights; in the keep every defender fights a second time (1.9). Climbers
+    beyond one a defended space wait in line on the ladders (1.3) unless the
+    option `ladder_gang_up` lets them join in."""
     attackers, defenders = board.contact_sides(state, contact)
     a_first = [f for f in attackers if f.id in ask.ids]
     d_first = [f for f in defenders if f.id in ask.more]
     a_extra = [f for f in attackers if f.id not in ask.ids]
+    if contact.startswith("ladder:") and not state.option("ladder_gang_up"):
+        a_extra = []
     d_extra = [f for f in defenders if f.id not in ask.more]
     pairs: list[tuple[int, int]] = []
     if d_first:

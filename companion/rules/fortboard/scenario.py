@@ -28,6 +28,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         ("beat_defender", "kill_defender"),
     ),
     RuleOption(
+        "ladder_gang_up",
+        "Climbers at a wall's foot beyond one for each defender on the wall: false, they wait "
+        "in line on the ladders behind those fighting; true, they gang up on the defenders "
+        "like any figures left over in a melee.",
+        False,
+        (True, False),
+    ),
+    RuleOption(
         "breach_entry",
         "A wall with every space hit, or a broken gate, lets attackers at its foot climb "
         "the rubble into the courtyard (false: rubble only blocks).",
@@ -54,6 +62,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         "soldier's basic value).",
         3,
         (2, 3, 4),
+    ),
+    RuleOption(
+        "weapon_reach",
+        "How many figures below a wall weapon reaches: 'standing_spaces' one per space of it "
+        "not yet hit by artillery; 'all_spaces' one per space it was set up on, until it is "
+        "destroyed.",
+        "standing_spaces",
+        ("standing_spaces", "all_spaces"),
     ),
     RuleOption(
         "wall_hit_wounds",

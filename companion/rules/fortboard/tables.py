@@ -47,7 +47,7 @@ KEEP_FIGHTS_PER_ACTION = 2
 # ------------------------------------------------------------------ missiles
 
 #: Faces that hit, by shooter kind and distance band. (1.12.1)
-#: "near" is more than one space away but less than four (2 or 3 spaces);
+#: "near" is a target 2 or 3 spaces off (beyond the next space, short of four);
 #: "far" is four spaces or more. An adjacent enemy cannot be shot at.
 MISSILE_HIT_FACES: dict[tuple[str, str], frozenset[int]] = {
     ("archer", "far"): frozenset({6}),

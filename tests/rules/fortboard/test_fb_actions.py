@@ -174,6 +174,14 @@ def test_wall_weapon_survivor_reaches_top() -> None:
     assert out.effects == {"reaches_top"}
 
 
+def test_a_wounded_survivor_of_a_wall_weapon_reaches_top_too() -> None:
+    # 1.5: whoever survives the firing reaches the top, wounded or not
+    out = resolve("wall-weapon", [6, 1, 1, 6], attempts=2)
+    assert out.effects == {"wounded", "reaches_top"}
+    chances = odds("wall-weapon", attempts=2)
+    assert chances.effects["reaches_top"] == 1 - chances.effects["killed"]
+
+
 def test_wall_weapon_on_engine_counts_hits() -> None:
     # weapon 3 against an engine's 3: 9 v 4 wins, 9 v 9 ties, 9 v 4 wins, 4 v 4 ties
     out = resolve("wall-weapon", [6, 6, 6, 1, 1, 6, 1, 1], attempts=4, target="engine")

@@ -481,8 +481,31 @@ def test_wall_weapon_shares_four_attempts_and_survivors_reach_the_top() -> None:
     assert where(state, "Foot") == ["N wall"]
 
 
-def test_wall_weapon_hits_a_ram_below() -> None:
-    state = in_phase(
+@pytest.mark.parametrize(
+    ("reach", "meaning"),
+    [
+        ("standing_spaces", "4 on Foot #1"),  # one of its two spaces is knocked out
+        ("all_spaces", "2 on Foot #1; 2 on Foot #2"),
+    ],
+)
+def test_a_damaged_wall_weapon_reaches_fewer_figures(reach: str, meaning: str) -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 3, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ],
+        options={"weapon_reach": reach},
+    )
+    state = in_phase(replace(state, weapon_hits=(("Oil", 1),)), DEFENDER)
+    state, _ = play(state, "weapon:Oil", "foot")
+    groups = roll_request(state).request.groups
+    assert [g.count for g in groups] == [4, 4]
+    assert groups[1].faces_meaning == meaning
+
+
+def _ram_below_the_oil() -> GameState:
+    """The defender's move, with a ram (2 crew) before the gate under the N wall's oil."""
+    return in_phase(
         new_game(
             [
                 unit("Foot", "Red", "infantry", 4, "N wall foot"),
@@ -492,10 +515,21 @@ def test_wall_weapon_hits_a_ram_below() -> None:
         ),
         DEFENDER,
     )
-    state, _ = play(state, "weapon:Oil")
+
+
+def test_wall_weapon_hits_a_ram_below() -> None:
+    state, _ = play(_ram_below_the_oil(), "weapon:Oil")
     assert "engine:Ram" in options_of(state)
     state, log = play(state, "engine:Ram", (6, 6, 6, 6, 1, 1, 1, 1))
     assert "Oil scores 4 on the engine at Ram" in log
+
+
+def test_an_engine_counts_no_more_than_the_six_hits_that_destroy_it() -> None:
+    state = replace(_ram_below_the_oil(), hits=(("Ram", 4),))
+    state, log = play(state, "weapon:Oil", "engine:Ram", (6, 6, 6, 6, 1, 1, 1, 1))
+    assert "The engine at Ram is destroyed" in log
+    assert ("Ram", 6) in state.hits
+    assert any("Ram 6/6" in line for line in RULESET.describe(state))
 
 
 # ------------------------------------------------------ 1.6, 1.7 buildings, sorties
@@ -517,8 +551,8 @@ def _barracks_raid(**options: object) -> GameState:
 def test_barracks_falls_to_an_unopposed_enemy_after_combat() -> None:
     state, log = play(_barracks_raid(), "end", "end")
     assert "The barracks has fallen: fort defenders fight at -1" not in log  # not yet
-    # the ladder fight at the N wall: a tie, then three gang up and tie too
-    state, log = play(state, (3, 3), (3, 3, 3, 3, 3, 3))
+    # the ladder fight at the N wall: a tie (the other climbers wait on their ladders)
+    state, log = play(state, (3, 3))
     assert "The barracks has fallen: fort defenders fight at -1" in log
     assert board.fort_penalty_flags(state) == (True, False)
     state, _ = play(state, "end", "end")
@@ -532,7 +566,7 @@ def test_the_defender_may_come_back_to_fight_for_the_barracks() -> None:
     assert roll_request(state).request.reason == "Melee at Barracks: 1 fight"
     state, log = play(state, (1, 6))  # the raider is wounded
     assert "Raid #1 is wounded" in log
-    state, log = play(state, (3, 3), (3, 3, 3, 3, 3, 3))  # the ladder fight: ties
+    state, log = play(state, (3, 3))  # the ladder fight: a tie
     assert "barracks" not in state.fallen
     assert state.turn == 2
 
@@ -979,13 +1013,41 @@ def test_even_matching_then_ganging_up() -> None:
     assert roll_request(state).request.dice_count == 4  # the other two gang up
 
 
+def test_climbers_beyond_the_defenders_wait_on_their_ladders() -> None:
+    # 1.3: those lined up behind follow a climber up; they do not gang up from below
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 3, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+        ]
+    )
+    state = _end_both(state)
+    assert roll_request(state).request.dice_count == 2  # one climber against the one guard
+    state, log = play(state, (3, 3))
+    assert state.turn == 2  # a tie, and no one gangs up after it
+    assert not any("Foot #2" in line for line in log)
+
+
+def test_option_climbers_gang_up_from_below() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 3, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 1, "N wall"),
+        ],
+        options={"ladder_gang_up": True},
+    )
+    state = _end_both(state)
+    state, _ = play(state, (3, 3))
+    assert roll_request(state).request.dice_count == 4  # the other two gang up
+
+
 def test_wounded_figure_fights_on_at_one() -> None:
     state = new_game(
         [
             unit("Foot", "Red", "infantry", 2, "N wall foot"),
             unit("Guard", "Blue", "infantry", 1, "N wall"),
         ],
-        options={"ladder_climb": "kill_defender"},
+        options={"ladder_climb": "kill_defender", "ladder_gang_up": True},
     )
     state = _end_both(state)
     state, log = play(state, (6, 1))
