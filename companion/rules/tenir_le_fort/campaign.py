@@ -112,7 +112,12 @@ REINFORCEMENT_ARRIVAL = _one_die_action(
 
 def command_points_request(p: Params) -> RollRequest:
     halved = " (halved: leader lost)" if bool(p["halved"]) else ""
-    return _d6(f"{p['side']} command points{halved}", str(p["side"]), "points" + halved)
+    return _d6(
+        f"{p['side']} command points{halved}",
+        str(p["side"]),
+        "points" + halved,
+        n=t.COMMAND_POINT_DICE,
+    )
 
 
 def _judge_cp(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:

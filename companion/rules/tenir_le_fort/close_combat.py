@@ -109,6 +109,12 @@ class Bout:
         )
 
     def evaluate(self, a_die: int, d_die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+        """(1 if the attacker wins else 0, effects, explanation) for one pair of dice.
+
+        Effects name the winner ("attacker_won", "defender_won" or "tie") and
+        the loser's result ("killed", "wounded", "fell_back", "surrendered",
+        with "pinned" for those who fall back).
+        """
         a_total = a_die + self.attacker.modifier
         d_total = d_die + self.defender.modifier
         lines = [
@@ -118,29 +124,28 @@ class Bout:
         if a_total == d_total:
             return 0, frozenset({"tie"}), (*lines, "tie: roll again")
         if a_total > d_total:
-            winner, loser, die, total = 1, self.defender, d_die, d_total
+            won, name, loser, die, total = "attacker_won", "defender", self.defender, d_die, d_total
         else:
-            winner, loser, die, total = 2, self.attacker, a_die, a_total
+            won, name, loser, die, total = "defender_won", "attacker", self.attacker, a_die, a_total
         result = loser.loses(die, total, from_total=self.from_total)
-        name = "defender" if winner == 1 else "attacker"
         lines.append(f"the {name} ({loser.side}) loses with {die}: {result}")
-        effects = {result.replace(" ", "_")}
+        effects = {won, result.replace(" ", "_")}
         if result in ("wounded", "fell back"):
-            effects.add("pinned")
-            if result == "wounded":
-                effects.add("fell_back")
-        return winner, frozenset(effects), tuple(lines)
+            effects.update({"pinned", "fell_back"})
+        return int(won == "attacker_won"), frozenset(effects), tuple(lines)
 
     def resolve(self, dice: Sequence[int]) -> Outcome:
         check_dice(self.request(), dice)
-        winner, effects, lines = self.evaluate(dice[0], dice[1])
-        return Outcome(winner, "winner (1 attacker, 2 defender, 0 tie)", effects, lines)
+        won, effects, lines = self.evaluate(dice[0], dice[1])
+        return Outcome(won, HEADLINE, effects, lines)
 
     def odds(self) -> Odds:
         return odds_of(
-            "winner (1 attacker, 2 defender, 0 tie)",
-            [(Fraction(1, 36), *self.evaluate(a, d)[:2]) for a in D6 for d in D6],
+            HEADLINE, [(Fraction(1, 36), *self.evaluate(a, d)[:2]) for a in D6 for d in D6]
         )
+
+
+HEADLINE = "attacker wins"
 
 
 def _fighter(p: Params, who: str, side: str) -> Fighter:

@@ -137,6 +137,10 @@ def reduce(count: int, *, pinned: bool, divisor: int) -> int:
     return count // divisor
 
 
+def where(cover: str) -> str:
+    return "in the open" if cover == "none" else f"in {cover} cover"
+
+
 def to_hit(side: str, cover: str) -> frozenset[int]:
     if cover == "none":
         return t.TO_HIT_OPEN_FFL if side == "FFL" else t.TO_HIT_OPEN_ARAB
@@ -153,7 +157,7 @@ def arab_volley(p: Params) -> Volley:
     notes = [f"front row of {front} fires" + (", halved: pinned" if pinned else "")]
     hit = to_hit("Arab", cover)
     return Volley(
-        reason=f"Arab fire at a target {'in the open' if cover == 'none' else cover + ' cover'}",
+        reason=f"Arab fire at a target {where(cover)}",
         groups=(FireGroup("Arab rifles", rifles, hit), FireGroup("pistols", pistols, hit)),
         can_pin=cover == "none" and not bool(p["target_unpinnable"]),
         firer_pinned=pinned,
@@ -183,12 +187,12 @@ def ffl_volley(p: Params) -> Volley:
         notes.append(f"moving: 1d6 per 2 riflemen = {total}")
     else:
         officer = (t.SERGEANT_FIRE_DICE if bool(p["sergeant"]) else 0) + (
-            t.CAPTAIN_FIRE_DICE if bool(p["officer"]) else 0
+            t.CAPTAIN_FIRE_DICE * int(p["officers"])
         )
         healthy_dice = riflemen - wounded + officer
         wounded_dice = wounded
         if officer:
-            notes.append(f"officers add {officer}d6")
+            notes.append(f"leaders with the squad add {officer}d6")
     full = healthy_dice + wounded_dice
     kept = reduce(full, pinned=pinned, divisor=divisor)
     if kept != full:
@@ -199,7 +203,7 @@ def ffl_volley(p: Params) -> Volley:
     pistols = reduce(t.PISTOL_SHOTS * int(p["pistols"]), pinned=pinned, divisor=divisor)
     hit = to_hit("FFL", cover)
     return Volley(
-        reason=f"FFL fire at a target {'in the open' if cover == 'none' else cover + ' cover'}",
+        reason=f"FFL fire at a target {where(cover)}",
         groups=(
             FireGroup("FFL rifles", healthy_kept, hit),
             FireGroup("wounded riflemen", wounded_kept, t.TO_HIT_WOUNDED),
@@ -272,8 +276,9 @@ ARAB_FIRE = _volley_action(
 FFL_FIRE = _volley_action(
     "ffl-fire",
     "FFL fire",
-    "Stationary legionnaires roll 1d6 per rifleman (sergeant +1d6, captain +2d6), moving or "
-    "counter-charging ones 1d6 per two; 4-6 hits in the open, 6 in cover; wounded hit on 6.",
+    "Stationary legionnaires roll 1d6 per rifleman (sergeant +1d6, captain or lieutenant "
+    "+2d6), moving or counter-charging ones 1d6 per two with no officer dice; 4-6 hits in the "
+    "open, 6 in cover; wounded hit on 6; pinned half, low ammunition half or a third.",
     (
         Param("riflemen", ParamKind.INT, "riflemen firing", 6, minimum=0, maximum=40),
         Param("wounded", ParamKind.INT, "of them wounded (hit on 6)", 0, minimum=0, maximum=40),
@@ -285,7 +290,14 @@ FFL_FIRE = _volley_action(
             choices=("stationary", "moving"),
         ),
         Param("sergeant", ParamKind.BOOL, "a sergeant is attached (+1d6 stationary)", False),
-        Param("officer", ParamKind.BOOL, "the captain or lieutenant is attached (+2d6)", False),
+        Param(
+            "officers",
+            ParamKind.INT,
+            "the captain and/or lieutenant attached (+2d6 each)",
+            0,
+            minimum=0,
+            maximum=2,
+        ),
         Param(
             "pistols",
             ParamKind.INT,
@@ -367,6 +379,7 @@ class GunShot:
     can_pin: bool
     heavy_cover: bool
     notes: tuple[str, ...] = ()
+    firer_pinned: bool = False  # the crew is pinned: half dice, a 5-6 recovers
 
     def request(self) -> RollRequest:
         if self.bonus:
@@ -379,6 +392,8 @@ class GunShot:
         meaning = f"{faces[0]}-{faces[-1]} hits; 6s roll again"
         if self.gun == "maxim" and not self.bonus:
             meaning += "; three 1s jam" if not self.jammed else "; 5-6 clears, three 1s break"
+        if self.firer_pinned and not self.bonus:
+            meaning += "; a 5-6 recovers from pin"
         return RollRequest(
             reason, (DiceGroup(DieKind.D6, self.dice, self.gun, meaning),) if self.dice else ()
         )
@@ -389,6 +404,8 @@ class GunShot:
         """(hits that count, effects, whether the roll scores and so rolls again for 6s)."""
         effects: set[str] = set()
         scores = True
+        if self.firer_pinned and not self.bonus and any56:
+            effects.add("recovered")
         if self.gun == "maxim" and not self.bonus:
             if self.jammed:
                 if ones >= t.JAM_ONES:
@@ -431,6 +448,8 @@ class GunShot:
             )
         if "pinned" in effects:
             lines.append("two 6s at a unit in the open: target pinned")
+        if "recovered" in effects:
+            lines.append("a 5 or 6 shows: the crew recovers from pin")
         follow = None
         if scoring and sixes:
             follow = GunShot(
@@ -458,7 +477,9 @@ class GunShot:
         return odds_from_ways("hits", out, total)
 
 
-def gun_dice(side: str, gun: str, crew: int, ammo: str) -> tuple[int, tuple[str, ...]]:
+def gun_dice(
+    side: str, gun: str, crew: int, ammo: str, pinned: bool = False
+) -> tuple[int, tuple[str, ...]]:
     """Firing dice of a heavy weapon and the reasons it has fewer than full."""
     full = t.HEAVY_WEAPON_DICE[(side, gun)]
     notes = [f"{side} {gun}: {full}d6"]
@@ -467,6 +488,9 @@ def gun_dice(side: str, gun: str, crew: int, ammo: str) -> tuple[int, tuple[str,
     if ammo == "third":
         return 0, (*notes, "no Maxim or artillery ammunition left")
     dice = full
+    if pinned:
+        dice //= 2
+        notes.append(f"the crew is pinned: {dice}d6")
     lost = t.FULL_CREW[gun] - crew
     if lost * 2 >= t.FULL_CREW[gun]:
         dice //= 2
@@ -500,7 +524,8 @@ def gun_shot(p: Params, gun: str) -> GunShot:
             False,
             (f"on the wall the {gun} cannot fire within {t.WALL_MIN_RANGE[gun]} inches",),
         )
-    dice, notes = gun_dice(side, gun, int(p["crew"]), str(p["ammo"]))
+    pinned = bool(p["pinned"])
+    dice, notes = gun_dice(side, gun, int(p["crew"]), str(p["ammo"]), pinned)
     jammed = gun == "maxim" and bool(p["jammed"])
     return GunShot(
         side,
@@ -513,6 +538,7 @@ def gun_shot(p: Params, gun: str) -> GunShot:
         pinnable,
         gun == "maxim" and cover == "heavy",
         notes,
+        firer_pinned=pinned,
     )
 
 
@@ -543,6 +569,7 @@ def _gun_params(gun: str) -> tuple[Param, ...]:
             False,
         ),
         UNPINNABLE,
+        Param("pinned", ParamKind.BOOL, "the crew is pinned (half dice)", False),
     )
     if gun == "maxim":
         return (

@@ -58,6 +58,10 @@ class Tx:
         self.log.extend(lines)
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def other(side: str) -> str:
     return "Arab" if side == "FFL" else "FFL"
 
@@ -122,6 +126,8 @@ def start(scenario: Scenario) -> GameState:
     units: list[UnitState] = []
     for u in scenario.units:
         tr = u.traits
+        joins = _int_trait(tr, "joins_on_day") or 1
+        arrives_later = bool(tr.get("reinforcement", False)) or joins > 1
         units.append(
             UnitState(
                 name=u.name,
@@ -138,7 +144,9 @@ def start(scenario: Scenario) -> GameState:
                 on_wall=bool(tr.get("on_wall", False)),
                 pistols=_int_trait(tr, "pistols"),
                 reinforcement=bool(tr.get("reinforcement", False)),
-                present=not bool(tr.get("reinforcement", False)),
+                present=not arrives_later,
+                joins_on_day=joins,
+                attached_to=str(tr.get("attached_to", "")),
             )
         )
     cfg = config_of(scenario)
@@ -163,10 +171,57 @@ def _ask_preparation(s: GameState) -> GameState:
 
 
 def command_figures(s: GameState, side: str) -> tuple[UnitState, ...]:
-    return tuple(u for u in s.side_units(side) if u.kind == "leader")
+    return tuple(u for u in s.side_units(side) if u.command_figure)
+
+
+def free_commanders(s: GameState, side: str) -> tuple[UnitState, ...]:
+    """Command figures not attached to a unit: points can be spent only while there is one."""
+    return tuple(u for u in command_figures(s, side) if not u.attached_to)
+
+
+def attached_commanders(s: GameState, host: str) -> tuple[UnitState, ...]:
+    return tuple(u for u in s.units if u.command_figure and u.alive and u.attached_to == host)
+
+
+def leader_ranks(s: GameState, u: UnitState) -> tuple[str, ...]:
+    """Ranks of every leader with the unit: its own leader, then attached command figures."""
+    own = (u.rank,) if u.leader and u.rank else ()
+    return own + tuple(c.rank for c in attached_commanders(s, u.name))
+
+
+def led(s: GameState, u: UnitState) -> bool:
+    """Counts as led (movement, berserk, control): a leader with it, or a hero acting as one."""
+    return bool(leader_ranks(s, u)) or u.heroes > 0
+
+
+def unpinnable(s: GameState, u: UnitState) -> bool:
+    """A unit with a mounted leader attached cannot be pinned."""
+    return "mounted" in leader_ranks(s, u)
+
+
+def best_cc_rank(s: GameState, u: UnitState) -> str:
+    """The leader whose close-combat bonus the unit's figures get: the best one with it."""
+    ranks = leader_ranks(s, u)
+    if not ranks:
+        return "none"
+    return max(ranks, key=lambda r: t.CC_MODIFIERS[t.LEADER_CC_KEY[r]])
+
+
+def mounted_leader(s: GameState, u: UnitState) -> str:
+    """Name of a mounted leader with the unit ("" none): its own first, then a sheikh."""
+    if u.leader and u.rank == "mounted":
+        return u.leader
+    return next((c.name for c in attached_commanders(s, u.name) if c.rank == "mounted"), "")
+
+
+def officers_with(s: GameState, u: UnitState) -> tuple[str, ...]:
+    """FFL leaders with the unit who can be among the hit: its own leader, attached officers."""
+    own = (u.leader,) if u.leader else ()
+    return own + tuple(c.name for c in attached_commanders(s, u.name))
 
 
 def has_command(s: GameState, side: str) -> bool:
+    """A functional command unit: a command figure, or a unit led by a mounted leader or officer."""
     if command_figures(s, side):
         return True
     return any(
@@ -175,7 +230,7 @@ def has_command(s: GameState, side: str) -> bool:
 
 
 def combatants(s: GameState, side: str) -> tuple[UnitState, ...]:
-    return tuple(u for u in s.side_units(side) if u.kind not in ("leader",))
+    return tuple(u for u in s.side_units(side) if not u.command_figure)
 
 
 def fighting_figures(s: GameState, side: str) -> int:
@@ -184,12 +239,19 @@ def fighting_figures(s: GameState, side: str) -> int:
 
 
 def targets_for(s: GameState, side: str, *, leaders: bool = True) -> list[UnitState]:
-    out = [u for u in s.side_units(other(side)) if leaders or u.kind != "leader"]
-    return out
+    """Units the side can shoot at; a command figure alone is a sniping target."""
+    return [
+        u
+        for u in s.side_units(other(side))
+        if (leaders or not u.command_figure) and not u.attached_to
+    ]
 
 
-def snipeable(u: UnitState) -> bool:
-    return bool(u.leader) and u.rank in ("mounted", "captain", "lieutenant")
+def snipe_targets(s: GameState, u: UnitState) -> tuple[str, ...]:
+    """Leaders with the unit that riflemen may aim at: mounted leaders, Captain, Lieutenant."""
+    aimable = ("mounted", "captain", "lieutenant")
+    own = (u.leader,) if u.leader and u.rank in aimable else ()
+    return own + tuple(c.name for c in attached_commanders(s, u.name) if c.rank in aimable)
 
 
 def cover_options(target: UnitState) -> list[tuple[str, str]]:
@@ -204,6 +266,46 @@ def tower(s: GameState) -> UnitState | None:
         if u.kind == "tower":
             return u
     return None
+
+
+def move_men(s: GameState, source: str, dest: str, n: int) -> GameState:
+    """Move n men between units: unwounded men first, then the wounded, the hero last.
+
+    Keeps each unit's wounded and heroes within its figures.
+    """
+    src, dst = s.unit(source), s.unit(dest)
+    n = min(n, src.figures)
+    fit = src.figures - src.wounded - src.heroes
+    wounded = min(src.wounded, max(0, n - fit))
+    heroes = max(0, n - fit - wounded)
+    s = s.with_unit(
+        replace(
+            src,
+            figures=src.figures - n,
+            wounded=src.wounded - wounded,
+            heroes=src.heroes - heroes,
+        )
+    )
+    dst = s.unit(dest)
+    return s.with_unit(
+        replace(
+            dst,
+            figures=dst.figures + n,
+            wounded=dst.wounded + wounded,
+            heroes=dst.heroes + heroes,
+        )
+    )
+
+
+def cost(side: str, use: str) -> int:
+    return t.COMMAND_POINT_COSTS[(side, use)]
+
+
+def spend(s: GameState, side: str, use: str, tx: Tx, what: str, times: int = 1) -> GameState:
+    """Pay for a command-point use from the chart and say so."""
+    points = cost(side, use) * times
+    tx.say(f"{side}: {points} command point{'s' if points != 1 else ''} for {what}.")
+    return s.with_cp(side, s.cp(side) - points)
 
 
 # ---------------------------------------------------------------- pre-game
@@ -222,19 +324,50 @@ def _ask_ffl_prep(s: GameState) -> GameState:
         opts.append(("patrols", "Increase patrols"))
     if s.mines < s.config.ffl_mines:
         opts.append(("mine", "Mine a building"))
+    if s.config.sentries and not s.stand_to:
+        opts.append(("stand_to", "Garrison stands to"))
     opts.append(("done", "Done preparing"))
     return ask(s, "ffl_prep", "FFL preparations?", opts, "before the game")
 
 
 def _after_ffl_prep(s: GameState, key: str, tx: Tx) -> GameState:
+    done = (*s.preparations, key)
     if key == "patrols":
         tx.say("FFL preparation: increased patrols (+1 to sentry rolls).")
-        return _ask_ffl_prep(replace(s, patrols=True, preparations=(*s.preparations, key)))
+        return _ask_ffl_prep(replace(s, patrols=True, preparations=done))
     if key == "mine":
         tx.say(f"FFL preparation: a building is mined ({s.mines + 1} in all).")
-        return _ask_ffl_prep(replace(s, mines=s.mines + 1, preparations=(*s.preparations, key)))
+        return _ask_ffl_prep(replace(s, mines=s.mines + 1, preparations=done))
+    if key == "stand_to":
+        tx.say("FFL preparation: the garrison stands to; no one is caught off duty.")
+        return _ask_ffl_prep(replace(s, stand_to=True, preparations=done))
     tx.say("The referee rolls in secret for the day the relief column arrives.")
     return roll(s, "relief_day", "reinforcement-day", {})
+
+
+def _after_relief_day(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    s = replace(s, reinforcement_day=out.headline)
+    if _relief_pending(s) and out.headline < s.day:
+        # the column shows up before the assault: the Arabs may strike at once
+        tx.say(f"The relief column shows up on day {out.headline}, before the assault.")
+        return ask(
+            s,
+            "attack_now",
+            "Relief sighted: attack?",
+            [("now", f"Now (day {out.headline})"), ("wait", f"As planned (day {s.day})")],
+            f"relief on day {out.headline}",
+        )
+    tx.say("The relief day is noted in secret.")
+    return _ask_sabotage(s)
+
+
+def _after_attack_now(s: GameState, key: str, tx: Tx) -> GameState:
+    if key == "now":
+        day = s.reinforcement_day
+        s = replace(s, day=day, preparation_days=day - 1)
+        tx.say(f"The Arabs attack at once, on day {day}, with the bands gathered by then.")
+    s = _relief_arrives(s, tx, into_bag=False)
+    return _ask_sabotage(s)
 
 
 SORTIE_PHASES: tuple[str, ...] = ("over the wall", "desert to wall", "attack the target")
@@ -269,13 +402,10 @@ def _after_sabotage(s: GameState, key: str, tx: Tx) -> GameState:
         return _ask_sortie(replace(s, act=Act()), tx)
     name = key.split(":", 1)[1]
     s = replace(s, act=Act(sabotage_unit=name, sabotage_side="Arab"))
-    return ask(
-        s,
-        "sabotage_target",
-        "Saboteurs' target?",
-        [("gate", "Blow the gate"), ("other", "Other target")],
-        name,
-    )
+    targets = [("other", "Other target")]
+    if not s.gate_destroyed:
+        targets.insert(0, ("gate", "Blow the gate"))
+    return ask(s, "sabotage_target", "Saboteurs' target?", targets, name)
 
 
 def _after_sortie(s: GameState, key: str, tx: Tx) -> GameState:
@@ -298,9 +428,9 @@ def _sabotage_params(s: GameState) -> dict[str, int | bool | str]:
         "phase": phase,
         "patrols": s.patrols and side == "Arab",
         "previous_attempt": tries > 1,
-        "outside_fort": (side == "FFL" and phase in ("desert to wall", "attack the target"))
-        or (side == "Arab" and phase == "desert to wall"),
-        "grappling_hooks": phase == "over the wall" and unit.ladder == "hook",
+        # the sneaking modifiers are on the Arab chart only
+        "outside_fort": side == "Arab" and phase == "desert to wall",
+        "grappling_hooks": side == "Arab" and phase == "over the wall" and unit.ladder == "hook",
         "tie": s.config.sentry_tie,
     }
 
@@ -319,7 +449,28 @@ def _start_operation(s: GameState, target: str, tx: Tx) -> GameState:
         s = replace(s, arab_infiltrations=s.arab_infiltrations + 1)
     else:
         s = replace(s, ffl_infiltrations=s.ffl_infiltrations + 1)
-    return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
+    return _ask_sentry_view(s)
+
+
+def _ask_sentry_view(s: GameState) -> GameState:
+    """Only sentries near the party's path can spot it: the box cannot measure, so it asks."""
+    phase = _phases(s.act.sabotage_side)[s.act.sabotage_phase]
+    tower_in, other_in = t.SENTRY_RANGE_TOWER, t.SENTRY_RANGE_OTHER
+    return ask(
+        s,
+        "sentry_view",
+        "Sentry within reach?",
+        [("yes", f"Yes ({tower_in}/{other_in}in)"), ("no", "No sentry near")],
+        f"night: {phase}",
+    )
+
+
+def _after_sentry_view(s: GameState, key: str, tx: Tx) -> GameState:
+    if key == "yes":
+        return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
+    phase = _phases(s.act.sabotage_side)[s.act.sabotage_phase]
+    tx.say(f"Night operation, {phase}: no sentry is close enough to see.")
+    return _phase_succeeded(s, tx)
 
 
 def _after_operation(s: GameState, tx: Tx) -> GameState:
@@ -337,16 +488,16 @@ def _after_sabotage_roll(s: GameState, out: Outcome, tx: Tx) -> GameState:
         tx.say(f"Night operation, {phase}: a tie, roll again.")
         return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
     if "spotted" in out.effects:
-        unit = s.unit(s.act.sabotage_unit)
-        party = min(t.SABOTEUR_MAX_FIGURES, unit.figures)
-        tx.say(f"Night operation, {phase}: spotted! The party of {party} is destroyed.")
-        tx.cues.add("death")
-        s = _remove_figures(s, unit.name, party, tx, count_casualties=False)
-        return _after_operation(s, tx)
+        # the roll stays secret, the sentry's shout does not
+        return ask(s, "party_spotted", "Sentry spots them!", [("ok", "Party destroyed")], phase)
     tx.say(f"Night operation, {phase}: unseen.")
-    if s.act.sabotage_phase + 1 < len(phases):
+    return _phase_succeeded(s, tx)
+
+
+def _phase_succeeded(s: GameState, tx: Tx) -> GameState:
+    if s.act.sabotage_phase + 1 < len(_phases(s.act.sabotage_side)):
         s = replace(s, act=replace(s.act, sabotage_phase=s.act.sabotage_phase + 1))
-        return roll(s, "sabotage_roll", "sentry-roll", _sabotage_params(s))
+        return _ask_sentry_view(s)
     if s.act.sabotage_target == "gate":
         tx.say("The saboteurs reach the gate and light the fuse.")
         return roll(
@@ -357,6 +508,21 @@ def _after_sabotage_roll(s: GameState, out: Outcome, tx: Tx) -> GameState:
         )
     tx.say("The operation succeeds; the referee applies its result.")
     return _after_operation(s, tx)
+
+
+def _after_party_spotted(s: GameState, key: str, tx: Tx) -> GameState:
+    unit = s.unit(s.act.sabotage_unit)
+    party = min(t.SABOTEUR_MAX_FIGURES, unit.figures)
+    phase = _phases(s.act.sabotage_side)[s.act.sabotage_phase]
+    tx.say(f"Night operation, {phase}: spotted! The party of {party} is destroyed.")
+    tx.cues.add("death")
+    s = _remove_figures(s, unit.name, party, tx, count_casualties=False)
+    return _after_operation(s, tx)
+
+
+def _after_alarm(s: GameState, key: str, tx: Tx) -> GameState:
+    tx.say(f"A sentry spots {s.act.unit} and raises the alarm: the FFL are alerted.")
+    return _do_unit_action(replace(s, alerted=True), s.act.action, tx)
 
 
 def _after_sabotage_gate(s: GameState, out: Outcome, tx: Tx) -> GameState:
@@ -382,6 +548,7 @@ def _damage_gate(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 
 def _begin_attack(s: GameState, tx: Tx) -> GameState:
+    s = _gather_bands(s, tx)
     if not fighting_figures(s, "FFL"):
         return _game_over(s, tx, "Arab", "the garrison is gone before the attack")
     if not fighting_figures(s, "Arab"):
@@ -390,7 +557,8 @@ def _begin_attack(s: GameState, tx: Tx) -> GameState:
     units = tuple(replace(u, pinned=False, berserk=False) for u in s.units)
     s = replace(
         s,
-        alerted=not s.config.sentries,
+        alerted=not s.config.sentries or s.stand_to,
+        tower_climb=("", 0),
         attack=attack,
         turn=0,
         casualties=0,
@@ -408,6 +576,25 @@ def _begin_attack(s: GameState, tx: Tx) -> GameState:
     if attack > 1 and not s.supply_through:
         return roll(s, "ammo", "ammunition", {"eleven": s.config.ammo_eleven})
     return _after_ammo_stage(s, tx)
+
+
+def _bands_to_come(s: GameState) -> tuple[UnitState, ...]:
+    """Arab bands still gathering: they join on a later day."""
+    return tuple(u for u in s.units if u.side == "Arab" and not u.present and u.figures)
+
+
+def _gather_bands(s: GameState, tx: Tx) -> GameState:
+    """Arab bands that have joined the siege by the attack's day come to the table."""
+    joining = [
+        u
+        for u in s.units
+        if u.side == "Arab" and not u.present and u.figures and u.joins_on_day <= s.day
+    ]
+    for u in joining:
+        s = s.with_unit(replace(u, present=True))
+    if joining:
+        tx.say(f"Joined the siege by day {s.day}: " + ", ".join(u.name for u in joining) + ".")
+    return s
 
 
 def _after_ammo_stage(s: GameState, tx: Tx) -> GameState:
@@ -434,11 +621,10 @@ def _after_deploy(s: GameState, key: str, tx: Tx) -> GameState:
     n = int(key.split(":")[1])
     tw = tower(s)
     assert tw is not None
-    donor = s.unit(s.config.tower_donor)
-    pool = donor.figures + tw.figures
-    s = s.with_unit(replace(donor, figures=pool - n))
-    s = s.with_unit(replace(tw, figures=n))
-    tx.say(f"The FFL deploy; {n} legionnaire(s) from {donor.name} climb the tower.")
+    donor = s.config.tower_donor
+    s = move_men(s, tw.name, donor, tw.figures)  # last attack's tower men rejoin first
+    s = move_men(s, donor, tw.name, n)
+    tx.say(f"The FFL deploy; {n} legionnaire(s) from {donor} climb the tower.")
     return _start_command_points(s, tx)
 
 
@@ -495,8 +681,11 @@ def _resolve_params(s: GameState, cp: int) -> dict[str, int | bool | str]:
 
 
 def _ask_resolve_cp(s: GameState, tx: Tx) -> GameState:
-    if s.cp_arab and command_figures(s, "Arab"):
-        opts = [(f"cp:{n}", f"Spend {n} CP") for n in range(0, min(s.cp_arab, 6) + 1)]
+    each = cost("Arab", "resolve")
+    if s.cp_arab >= each and free_commanders(s, "Arab"):
+        # +5 already makes the lowest roll stay: more would be wasted
+        most = min(s.cp_arab // each, 5)
+        opts = [(f"cp:{n}", f"Spend {n * each} CP") for n in range(0, most + 1)]
         return ask(s, "resolve_cp", "Arab CP on resolve?", opts, "resolve check")
     return roll(s, "resolve", "arab-resolve", _resolve_params(s, 0))
 
@@ -511,7 +700,7 @@ def _after_resolve(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 
 def _next_turn(s: GameState, tx: Tx) -> GameState:
-    if s.turn >= s.config.turn_limit:
+    if s.config.turn_limit and s.turn >= s.config.turn_limit:
         tx.say(f"Turn limit ({s.config.turn_limit}) reached: night falls and the attack ends.")
         return _end_attack(s, tx, "night fell")
     s = replace(s, turn=s.turn + 1, bag=s.bag.refill())
@@ -525,16 +714,8 @@ def _end_attack(s: GameState, tx: Tx, reason: str) -> GameState:
     s = replace(s, act=Act())
     if not fighting_figures(s, "FFL"):
         return _game_over(s, tx, "Arab", "the garrison is wiped out")
-    if not fighting_figures(s, "Arab"):
+    if not fighting_figures(s, "Arab") and not _bands_to_come(s):
         return _game_over(s, tx, "FFL", "the Arab force is destroyed")
-    supply = [u for u in s.side_units("FFL") if u.kind == "supply"]
-    if supply and not s.supply_through:
-        s = replace(s, act=Act(action=reason))
-        return yes_no(s, "supply", "Supply reached fort?", supply[0].name, yes_first=True)
-    return _after_supply(s, tx, reason)
-
-
-def _after_supply(s: GameState, tx: Tx, reason: str) -> GameState:
     if s.attack >= 2:
         return _game_over(s, tx, "FFL", f"{reason} on the last attack: the fort holds")
     return ask(
@@ -575,8 +756,8 @@ def _on_chip(s: GameState, chip: str, tx: Tx) -> GameState:
     unit = next(u for u in s.units if u.chip == chip)
     tx.say(f"Chip {chip}: {unit.name} ({unit.side}).")
     if unit.kind == "leader":
-        if unit.side == "FFL" and s.alerted and _relief_pending(s):
-            # rolled on every FFL leader chit so that the relief day stays secret
+        if unit.side == "FFL" and _relief_pending(s):
+            # rolled on every FFL leader chit, asleep or not, so the relief day stays secret
             s = replace(s, act=Act(unit=unit.name, leader_chip=unit.chip))
             due = s.reinforcement_day == s.day
             return roll(s, "relief_arrival", "reinforcement-arrival", {"due": due})
@@ -598,25 +779,24 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
             if u.jammed:
                 opts.append(("fire", "Clear the jam"))
             elif enemies and (u.side == "Arab" or s.ammo != "third"):
-                opts.append(("fire", "Fire"))
+                opts.append(("fire", "Fire (half)" if u.pinned else "Fire"))
             if gun_can_move(u.kind, u.figures):
-                opts.append(("move", "Move"))
+                opts.append(("move", "Try to move" if u.pinned else "Move"))
             opts.append(("pass", "Pass"))
         return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
     if u.kind == "supply":
-        return ask(
-            s, "unit_action", f"{u.name}: action?", [("move", "Move"), ("pass", "Pass")], u.name
-        )
+        opts = [("move", "Move"), ("fort", "Into the fort"), ("pass", "Pass")]
+        return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
     if u.berserk:
-        opts = [("charge", "Charge (berserk)")] if enemies else []
+        opts = [("charge", "Charge (berserk)")] if _charge_targets(s, u) else []
         opts.append(("pass", "No enemy in sight"))
         return ask(s, "unit_action", f"{u.name} is berserk", opts, u.name)
     if enemies:
         opts.append(("fire", "Fire (half)" if u.pinned else "Fire"))
     opts.append(("move", "Try to move" if u.pinned else "Move"))
-    if u.side == "FFL" and not u.pinned and not u.wounded and not u.carrying_dead and enemies:
+    if u.side == "FFL" and not u.pinned and not burdened(s, u) and enemies:
         opts.append(("move_fire", "Move and fire"))
-    if not u.pinned and enemies:
+    if not u.pinned and _charge_targets(s, u):
         opts.append(("charge", "Charge"))
     if u.ladder and not u.pinned:
         if u.ladder_placed:
@@ -625,11 +805,27 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
             opts.append(("ladder", f"Move, set {u.ladder}"))
     if u.dynamite and enemies:
         opts.append(("dynamite", "Throw dynamite"))
-    hosts = [v for v in s.side_units("FFL") if v.led and v.kind == "foot" and v.name != u.name]
-    if u.side == "FFL" and not u.led and u.kind == "foot" and hosts:
+    if u.side == "FFL" and not led(s, u) and u.kind == "foot" and _join_hosts(s, u):
         opts.append(("join", "Join a led unit"))
+    if u.side == "FFL" and u.heroes and _unmanned_guns(s):
+        opts.append(("hero_gun", "Hero mans a gun"))
     opts.append(("pass", "Pass"))
     return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
+
+
+def burdened(s: GameState, u: UnitState) -> bool:
+    """Carrying wounded or a dead officer: the low die is lost and the unit cannot move and fire."""
+    wounded_leader = u.leader_wounded or any(c.wounded for c in attached_commanders(s, u.name))
+    return u.side == "FFL" and (u.wounded > 0 or u.carrying_dead or wounded_leader)
+
+
+def _join_hosts(s: GameState, u: UnitState) -> list[UnitState]:
+    return [v for v in s.side_units("FFL") if led(s, v) and v.kind == "foot" and v.name != u.name]
+
+
+def _unmanned_guns(s: GameState) -> list[UnitState]:
+    """Guns on the table with no crew left that are not broken (either side's)."""
+    return [g for g in s.units if g.gun and g.present and g.figures == 0 and not g.broken]
 
 
 SNEAKY_ACTIONS = ("move", "charge", "ladder", "assault")
@@ -674,8 +870,7 @@ def _after_sentry(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "tie" in out.effects:
         return roll(s, "sentry", "sentry-roll", _sentry_params(s))
     if "spotted" in out.effects:
-        tx.say(f"A sentry spots {s.act.unit} and raises the alarm: the FFL are alerted.")
-        s = replace(s, alerted=True)
+        return ask(s, "alarm", "A sentry sees them!", [("ok", "Raise the alarm")], s.act.unit)
     else:
         tx.say(f"{s.act.unit} moves unseen.")
     return _do_unit_action(s, s.act.action, tx)
@@ -692,14 +887,27 @@ def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
         return _ask_target(s, u)
     if key in ("move", "move_fire", "ladder"):
         if u.gun:
-            return roll(
-                s, "move", "move-gun", {"gun": u.kind, "men": min(u.figures, 5), "leader": False}
-            )
+            men = min(u.figures, 5)
+            params: dict[str, int | bool | str] = {
+                "gun": u.kind,
+                "men": men,
+                "leader": led(s, u),
+                "pinned": u.pinned,
+            }
+            return roll(s, "move", "move-gun", params)
         return roll(
             s, "move", "move", _move_params(s, u, "move_and_fire" if key == "move_fire" else "move")
         )
+    if key == "fort":
+        tx.say(f"{u.name} is inside the fort: ammunition for the rest of the siege.")
+        s = replace(s, supply_through=True, ammo="normal")
+        s = s.with_unit(replace(u, present=False))
+        return _end_activation(replace(s, bag=s.bag.remove(u.chip)), tx)
+    if key == "hero_gun":
+        opts = [(f"unit:{g.name}", g.name) for g in _unmanned_guns(s)]
+        return ask(s, "hero_gun", "Hero mans which gun?", opts, u.name)
     if key == "charge":
-        opts = [(f"target:{e.name}", e.name) for e in combatants(s, other(u.side))]
+        opts = [(f"target:{e.name}", e.name) for e in _charge_targets(s, u)]
         return ask(s, "charge_target", f"{u.name} charges whom?", opts, u.name)
     if key == "assault":
         opts = [
@@ -707,21 +915,36 @@ def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
             for e in combatants(s, "FFL")
             if e.kind in ("foot", "tower", "maxim", "artillery")
         ]
-        opts.append(("clear", "No one within 2in"))
+        opts.append(("clear", f"None within {t.LADDER_DEFENDER_REACH_INCHES}in"))
         return ask(s, "wall_defender", "FFL on the wall?", opts, u.name)
     if key == "dynamite":
         opts = [(f"target:{e.name}", e.name) for e in combatants(s, other(u.side))]
         if u.side == "Arab" and not s.gate_destroyed:
             opts.append(("gate", "The gate"))
-        return ask(s, "dynamite_target", "Dynamite at?", opts, u.name)
+        prompt = f"Dynamite at? ({t.GRENADE_RANGE_INCHES}in)"
+        return ask(s, "dynamite_target", prompt, opts, u.name)
     if key == "join":
-        opts = [
-            (f"unit:{v.name}", v.name)
-            for v in s.side_units("FFL")
-            if v.led and v.kind == "foot" and v.name != u.name
-        ]
+        opts = [(f"unit:{v.name}", v.name) for v in _join_hosts(s, u)]
         return ask(s, "join_unit", f"{u.name} joins?", opts, u.name)
     raise RulesError(f"unknown action {key!r}")
+
+
+def _charge_targets(s: GameState, u: UnitState) -> list[UnitState]:
+    # the men at the top of the tower cannot be charged; the wall is a ladder assault
+    return [e for e in combatants(s, other(u.side)) if e.kind != "tower"]
+
+
+def _after_hero_gun(s: GameState, key: str, tx: Tx) -> GameState:
+    u = s.unit(s.act.unit)
+    g = s.unit(key.split(":", 1)[1])
+    s = s.with_unit(replace(g, side="FFL", figures=0, wounded=0, heroes=0))
+    s = move_men(s, u.name, g.name, u.figures)  # everyone over, then all but the hero back
+    s = move_men(s, g.name, u.name, u.figures - 1)
+    if g.chip:
+        s = replace(s, bag=s.bag.add_next_turn(g.chip))
+    tx.say(f"The hero of {u.name} mans the {g.name}, no command points needed.")
+    s = _check_destroyed(s, u.name, tx)
+    return _end_activation(s, tx)
 
 
 def _move_params(s: GameState, u: UnitState, mode: str) -> dict[str, int | bool | str]:
@@ -729,8 +952,8 @@ def _move_params(s: GameState, u: UnitState, mode: str) -> dict[str, int | bool 
         "side": u.side,
         "kind": "mounted" if u.kind == "mounted" else "foot",
         "mode": mode,
-        "leader": u.led,
-        "carrying": u.side == "FFL" and (u.wounded > 0 or u.carrying_dead),
+        "leader": led(s, u),
+        "carrying": burdened(s, u),
         "pinned": u.pinned,
         "berserk": u.berserk,
         "mixed_tribes": u.mixed_tribes,
@@ -757,14 +980,23 @@ def _after_move(s: GameState, out: Outcome, tx: Tx) -> GameState:
     s = s.with_unit(u)
     if out.headline:
         tx.say(f"{u.name} moves up to {out.headline} inches.")
-    if s.act.action == "ladder" and out.headline:
-        s = s.with_unit(replace(u, ladder_placed=True))
-        tx.say(f"{u.name} sets its {u.ladder} against the wall.")
     if failed:
         return _offer_unpin(s, tx)
+    if s.act.action == "ladder" and out.headline:
+        return yes_no(s, "at_wall", "At the wall?", u.name, yes_first=True)
     if s.act.action == "move_fire" and out.headline:
         s = replace(s, act=replace(s.act, mode="moving"))
         return _ask_target(s, s.unit(u.name))
+    return _end_activation(s, tx)
+
+
+def _after_at_wall(s: GameState, key: str, tx: Tx) -> GameState:
+    u = s.unit(s.act.unit)
+    if key == "yes":
+        s = s.with_unit(replace(u, ladder_placed=True))
+        tx.say(f"{u.name} sets its {u.ladder} against the wall; it climbs on its next activation.")
+    else:
+        tx.say(f"{u.name} is not at the wall yet.")
     return _end_activation(s, tx)
 
 
@@ -776,16 +1008,16 @@ def _after_infighting(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _offer_unpin(s: GameState, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
-    if u.side == "Arab" and u.pinned and s.cp_arab >= 1 and command_figures(s, "Arab"):
-        return yes_no(s, "unpin", "Spend 1 CP: unpin?", u.name)
+    price = cost("Arab", "unpin")
+    if u.side == "Arab" and u.pinned and s.cp_arab >= price and free_commanders(s, "Arab"):
+        return yes_no(s, "unpin", f"Spend {price} CP: unpin?", u.name)
     return _end_activation(s, tx)
 
 
 def _after_unpin(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "yes":
         u = s.unit(s.act.unit)
-        s = s.with_unit(replace(u, pinned=False)).with_cp("Arab", s.cp_arab - 1)
-        tx.say(f"The Arabs spend 1 command point: {u.name} is no longer pinned.")
+        s = spend(s.with_unit(replace(u, pinned=False)), "Arab", "unpin", tx, f"unpinning {u.name}")
     return _end_activation(s, tx)
 
 
@@ -796,9 +1028,9 @@ def _end_activation(s: GameState, tx: Tx) -> GameState:
         d = s.unit(donor)
         if tw is not None and d.alive:
             moved = min(n, d.figures, t.TOWER_CAPACITY - tw.figures)
-            s = s.with_unit(replace(d, figures=d.figures - moved))
-            s = s.with_unit(replace(tw, figures=tw.figures + moved))
-            tx.say(f"{moved} legionnaire(s) of {donor} reach the top of the tower.")
+            s = move_men(s, donor, tw.name, moved)
+            if moved:
+                tx.say(f"{moved} legionnaire(s) of {donor} reach the top of the tower.")
             if not s.unit(donor).alive:
                 s = replace(s, bag=s.bag.remove(d.chip))
         s = replace(s, tower_climb=("", 0))
@@ -821,58 +1053,88 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
     side = leader.side
     s = replace(s, act=Act(unit=name, leader_chip=leader.chip, used=used))
     cp = s.cp(side)
+    # points are spent only while at least one of the side's leaders is not attached
+    can_spend = bool(free_commanders(s, side))
     opts: list[tuple[str, str]] = []
     if side == "FFL" and not s.alerted:
         return ask(s, "leader_menu", f"{leader.name}: asleep", [("done", "Off duty")], name)
 
-    def offer(key: str, label: str) -> None:
-        if key not in used:
-            opts.append((key, label))
+    def offer(key: str, label: str, use: str = "") -> None:
+        if key in used:
+            return
+        if use:
+            price = cost(side, use)
+            if not can_spend or cp < price:
+                return
+            label = f"{label} ({price}CP)"
+        opts.append((key, label))
 
+    enemies = combatants(s, other(side))
     if side == "FFL":
         tw = tower(s)
-        if tw is not None and tw.figures and combatants(s, "Arab"):
+        if tw is not None and tw.figures and enemies:
             offer("tower_fire", "Tower fires")
         for g in s.side_units("FFL"):
-            if g.gun and not g.broken and combatants(s, "Arab") and (g.jammed or s.ammo != "third"):
+            if g.gun and not g.broken and enemies and (g.jammed or s.ammo != "third"):
                 offer(f"gun:{g.name}", f"{g.name} fires"[:18])
-        if s.mines and combatants(s, "Arab"):
+        if s.mines and enemies:
             offer("mine", "Detonate a mine")
-        if cp >= 1:
-            offer("extra_turn", "Extra turn (1CP)")
+        if _extra_turn_units(s, side):
+            offer("extra_turn", "Extra turn", "extra_turn")
         heroes = sum(u.heroes for u in s.side_units("FFL"))
-        if cp >= 2 and heroes < s.config.max_heroes:
-            offer("hero", "Hero (2CP)")
-        if (
-            cp >= 1
-            and any(
-                g.gun and g.figures == 0 and not g.broken and g.present
-                for g in s.units
-                if g.side == "FFL"
-            )
-            and _recrew_donors(s)
-        ):
-            offer("recrew", "Re-crew gun (1CP)")
-        if cp >= 1 and tw is not None and tw.figures < t.TOWER_CAPACITY and _tower_donors(s):
-            offer("tower", "Man tower (1CP)")
+        if heroes < s.config.max_heroes and _hero_units(s):
+            offer("hero", "Hero", "hero")
+        if _unmanned_guns(s) and _recrew_donors(s):
+            offer("recrew", "Re-crew gun", "recrew")
+        if tw is not None and tw.figures + _climbing(s) < t.TOWER_CAPACITY and _recrew_donors(s):
+            offer("tower", "Man tower", "tower")
+        if tw is not None and tw.figures and _tower_hosts(s):
+            offer("tower_down", "Tower down", "tower")
     else:
         for g in s.side_units("Arab"):
-            if g.gun and not g.broken and combatants(s, "FFL"):
+            if g.gun and not g.broken and enemies:
                 offer(f"gun:{g.name}", f"{g.name} fires"[:18])
-        if cp >= 1:
-            offer("extra_turn", "Extra turn (1CP)")
-        if cp >= 2 and any(g.kind == "maxim" and g.figures == 0 and not g.broken for g in s.units):
-            offer("crew_mg", "Crew MG (2CP)")
+        if _extra_turn_units(s, side):
+            offer("extra_turn", "Extra turn", "extra_turn")
+        if any(g.kind == "maxim" for g in _unmanned_guns(s)) and _arab_crews(s):
+            offer("crew_mg", "Crew MG", "crew_captured_mg")
+    # a leader joins or leaves a unit once per chit
+    if "attach" in used or "leave" in used:
+        pass
+    elif leader.attached_to:
+        offer("leave", f"Leave {leader.attached_to}"[:18])
+    elif _leader_hosts(s, leader):
+        offer("attach", "Join a unit")
     opts.append(("done", "Done"))
     return ask(s, "leader_menu", f"{leader.name} ({cp} CP)", opts, leader.name)
+
+
+def _extra_turn_units(s: GameState, side: str) -> list[UnitState]:
+    return [u for u in combatants(s, side) if u.chip]
+
+
+def _hero_units(s: GameState) -> list[UnitState]:
+    return [u for u in s.side_units("FFL") if u.kind in ("foot", "tower", "maxim", "artillery")]
 
 
 def _recrew_donors(s: GameState) -> list[UnitState]:
     return [u for u in s.side_units("FFL") if u.kind == "foot" and u.figures >= 2]
 
 
-def _tower_donors(s: GameState) -> list[UnitState]:
-    return [u for u in s.side_units("FFL") if u.kind == "foot" and u.figures >= 2]
+def _arab_crews(s: GameState) -> list[UnitState]:
+    return [u for u in s.side_units("Arab") if u.kind == "foot" and u.figures >= 2]
+
+
+def _tower_hosts(s: GameState) -> list[UnitState]:
+    return [u for u in s.side_units("FFL") if u.kind == "foot"]
+
+
+def _leader_hosts(s: GameState, leader: UnitState) -> list[UnitState]:
+    return [u for u in s.side_units(leader.side) if u.kind in ("foot", "mounted")]
+
+
+def _climbing(s: GameState) -> int:
+    return s.tower_climb[1] if s.tower_climb[0] else 0
 
 
 def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
@@ -896,35 +1158,29 @@ def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
         opts = [(f"target:{e.name}", e.name) for e in combatants(s, "Arab")]
         return ask(s, "mine_target", "Mine under whom?", opts, leader.name)
     if key == "extra_turn":
-        opts = [
-            (f"unit:{u.name}", u.name)
-            for u in s.side_units(side)
-            if u.kind not in ("leader",) and u.chip
-        ]
-        if not opts:
-            return _leader_menu(s, leader.name, used)
+        opts = [(f"unit:{u.name}", u.name) for u in _extra_turn_units(s, side)]
         return ask(s, "extra_unit", "Extra turn for?", opts, leader.name)
     if key == "hero":
-        opts = [
-            (f"unit:{u.name}", u.name)
-            for u in s.side_units("FFL")
-            if u.kind in ("foot", "tower", "maxim", "artillery")
-        ]
+        opts = [(f"unit:{u.name}", u.name) for u in _hero_units(s)]
         return ask(s, "hero_unit", "Hero in which unit?", opts, leader.name)
     if key == "recrew":
-        opts = [(f"unit:{u.name}", u.name) for u in _recrew_donors(s)]
-        return ask(s, "recrew_donor", "Crew taken from?", opts, leader.name)
+        opts = [(f"unit:{g.name}", g.name) for g in _unmanned_guns(s)]
+        return ask(s, "recrew_gun", "Re-crew which gun?", opts, leader.name)
     if key == "tower":
-        opts = [(f"unit:{u.name}", u.name) for u in _tower_donors(s)]
+        opts = [(f"unit:{u.name}", u.name) for u in _recrew_donors(s)]
         return ask(s, "tower_donor", "Tower men from?", opts, leader.name)
+    if key == "tower_down":
+        opts = [(f"unit:{u.name}", u.name) for u in _tower_hosts(s)]
+        return ask(s, "tower_down", "Tower men join?", opts, leader.name)
     if key == "crew_mg":
-        g = next(g for g in s.units if g.kind == "maxim" and g.figures == 0 and not g.broken)
-        s = s.with_unit(
-            replace(g, side="Arab", figures=t.FULL_CREW["maxim"], jammed=False, present=True)
-        ).with_cp("Arab", s.cp_arab - 2)
-        if g.chip and g.chip not in s.bag.in_play:
-            s = replace(s, bag=s.bag.add_next_turn(g.chip))
-        tx.say(f"The Arabs spend 2 command points and crew the captured {g.name}.")
+        opts = [(f"unit:{u.name}", u.name) for u in _arab_crews(s)]
+        return ask(s, "crew_mg", "Crew taken from?", opts, leader.name)
+    if key == "attach":
+        opts = [(f"unit:{u.name}", u.name) for u in _leader_hosts(s, leader)]
+        return ask(s, "attach", f"{leader.name} joins?", opts, leader.name)
+    if key == "leave":
+        tx.say(f"{leader.name} leaves {leader.attached_to} and stands alone.")
+        s = s.with_unit(replace(leader, attached_to=""))
         return _leader_menu(s, leader.name, used)
     raise RulesError(f"unknown leader option {key!r}")
 
@@ -934,41 +1190,62 @@ def _relief_pending(s: GameState) -> bool:
 
 
 def _after_relief_arrival(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    leader = s.act.unit
+    # this roll's play-by-play stays secret; an arrival is announced by the next step
     if "arrived" in out.effects:
-        s = _relief_arrives(s, tx, into_bag=True)
-    else:
-        tx.say("No sign of the relief column.")
-    return _leader_menu(s, leader, s.act.used)
+        return ask(s, "relief_here", "Relief column here!", [("ok", "Onto the table")], "relief")
+    tx.say("No sign of the relief column.")
+    return _leader_menu(s, s.act.unit, s.act.used)
+
+
+def _after_relief_here(s: GameState, key: str, tx: Tx) -> GameState:
+    s = _relief_arrives(s, tx, into_bag=True)
+    return _leader_menu(s, s.act.unit, s.act.used)
 
 
 def _after_extra_unit(s: GameState, key: str, tx: Tx) -> GameState:
     leader = s.unit(s.act.unit)
     name = key.split(":", 1)[1]
-    s = s.with_cp(leader.side, s.cp(leader.side) - 1)
-    tx.say(f"{leader.name} spends 1 command point: {name} takes an extra turn.")
+    s = spend(s, leader.side, "extra_turn", tx, f"an extra turn for {name} on {leader.name}'s chit")
     return _unit_menu(s, name, leader.chip, s.act.used)
 
 
 def _after_hero_unit(s: GameState, key: str, tx: Tx) -> GameState:
     leader = s.unit(s.act.unit)
     u = s.unit(key.split(":", 1)[1])
-    s = s.with_unit(replace(u, heroes=u.heroes + 1)).with_cp("FFL", s.cp_ffl - 2)
-    tx.say(f"{leader.name} spends 2 command points: a hero rises in {u.name}.")
+    s = spend(s.with_unit(replace(u, heroes=u.heroes + 1)), "FFL", "hero", tx, "a hero")
+    tx.say(f"A hero rises in {u.name}.")
     return _leader_menu(s, leader.name, s.act.used)
+
+
+def _after_recrew_gun(s: GameState, key: str, tx: Tx) -> GameState:
+    s = replace(s, act=replace(s.act, target=key.split(":", 1)[1]))
+    opts = [(f"unit:{u.name}", u.name) for u in _recrew_donors(s)]
+    return ask(s, "recrew_donor", "Crew taken from?", opts, s.act.unit)
 
 
 def _after_recrew(s: GameState, key: str, tx: Tx) -> GameState:
-    leader = s.unit(s.act.unit)
-    donor = s.unit(key.split(":", 1)[1])
-    g = next(g for g in s.units if g.side == "FFL" and g.gun and g.figures == 0 and not g.broken)
-    men = min(t.FULL_CREW[g.kind], donor.figures - 1)
-    s = s.with_unit(replace(donor, figures=donor.figures - men))
-    s = s.with_unit(replace(g, figures=men, present=True)).with_cp("FFL", s.cp_ffl - 1)
+    s = _man_gun(s, s.act.target, key.split(":", 1)[1], "FFL", tx)
+    s = spend(s, "FFL", "recrew", tx, f"re-crewing the {s.act.target}")
+    return _leader_menu(s, s.act.unit, s.act.used)
+
+
+def _after_crew_mg(s: GameState, key: str, tx: Tx) -> GameState:
+    g = next(g for g in _unmanned_guns(s) if g.kind == "maxim")
+    s = _man_gun(s, g.name, key.split(":", 1)[1], "Arab", tx)
+    s = spend(s, "Arab", "crew_captured_mg", tx, f"crewing the captured {g.name}")
+    return _leader_menu(s, s.act.unit, s.act.used)
+
+
+def _man_gun(s: GameState, gun: str, donor: str, side: str, tx: Tx) -> GameState:
+    """Men of a unit take over an unmanned gun (a full crew, leaving one man behind)."""
+    g = s.unit(gun)
+    men = min(t.FULL_CREW[g.kind], s.unit(donor).figures - 1)
+    s = s.with_unit(replace(g, side=side, figures=0, wounded=0, heroes=0))
+    s = move_men(s, donor, gun, men)
     if g.chip:
         s = replace(s, bag=s.bag.add_next_turn(g.chip))
-    tx.say(f"{leader.name} spends 1 command point: {men} men of {donor.name} man the {g.name}.")
-    return _leader_menu(s, leader.name, s.act.used)
+    tx.say(f"{men} men of {donor} man the {gun}.")
+    return s
 
 
 def _after_tower_donor(s: GameState, key: str, tx: Tx) -> GameState:
@@ -976,27 +1253,40 @@ def _after_tower_donor(s: GameState, key: str, tx: Tx) -> GameState:
     donor = key.split(":", 1)[1]
     tw = tower(s)
     assert tw is not None
-    s = replace(s, tower_climb=(donor, t.TOWER_CAPACITY - tw.figures)).with_cp("FFL", s.cp_ffl - 1)
+    s = replace(s, tower_climb=(donor, t.TOWER_CAPACITY - tw.figures))
+    s = spend(s, "FFL", "tower", tx, "men into the tower")
     tx.say(
-        f"{leader.name} spends 1 command point: men of {donor} go to the foot of the tower; "
+        f"Men of {donor} go to the foot of the tower; "
         "they reach the top at the end of that unit's next activation."
     )
+    return _leader_menu(s, leader.name, s.act.used)
+
+
+def _after_tower_down(s: GameState, key: str, tx: Tx) -> GameState:
+    leader = s.unit(s.act.unit)
+    host = s.unit(key.split(":", 1)[1])
+    tw = tower(s)
+    assert tw is not None
+    s = move_men(s, tw.name, host.name, tw.figures)
+    s = spend(s, "FFL", "tower", tx, "men out of the tower")
+    tx.say(f"The men in the tower come down and join {host.name}.")
+    return _leader_menu(s, leader.name, s.act.used)
+
+
+def _after_attach(s: GameState, key: str, tx: Tx) -> GameState:
+    leader = s.unit(s.act.unit)
+    host = key.split(":", 1)[1]
+    s = s.with_unit(replace(leader, attached_to=host))
+    tx.say(f"{leader.name} joins {host}: the unit has his bonuses while he stays.")
     return _leader_menu(s, leader.name, s.act.used)
 
 
 def _after_join(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
     host = s.unit(key.split(":", 1)[1])
-    s = s.with_unit(
-        replace(
-            host,
-            figures=host.figures + u.figures,
-            wounded=host.wounded + u.wounded,
-            heroes=host.heroes + u.heroes,
-            carrying_dead=host.carrying_dead or u.carrying_dead,
-        )
-    )
-    s = s.with_unit(replace(u, figures=0, wounded=0, heroes=0))
+    s = move_men(s, u.name, host.name, u.figures)
+    if u.carrying_dead:
+        s = s.with_unit(replace(s.unit(host.name), carrying_dead=True))
     s = replace(s, bag=s.bag.remove(u.chip))
     tx.say(f"{u.name} joins {host.name}.")
     return _end_activation(s, tx)
@@ -1026,8 +1316,13 @@ def _after_fire_target(s: GameState, key: str, tx: Tx) -> GameState:
 
 
 def _after_fire_cover(s: GameState, key: str, tx: Tx) -> GameState:
-    firer = s.unit(s.act.firer)
     s = replace(s, act=replace(s.act, cover=key.split(":")[1]))
+    return _fire_range_stage(s, tx)
+
+
+def _fire_range_stage(s: GameState, tx: Tx) -> GameState:
+    """Ranges the box cannot see: a gun on the wall's blind zone, pistols' 6 inches."""
+    firer = s.unit(s.act.firer)
     if firer.gun:
         if firer.on_wall:
             inches = (
@@ -1043,20 +1338,24 @@ def _after_fire_cover(s: GameState, key: str, tx: Tx) -> GameState:
                 firer.name,
             )
         return _gun_roll(s, tx)
-    if _pistols(firer):
+    if _pistols(s, firer):
         return ask(
             s,
             "fire_range",
-            "Within 6 inches?",
-            [("far", "Beyond 6in"), ("near", "Within 6in")],
+            f"Within {t.PISTOL_RANGE_INCHES} inches?",
+            [
+                ("far", f"Beyond {t.PISTOL_RANGE_INCHES}in"),
+                ("near", f"Within {t.PISTOL_RANGE_INCHES}in"),
+            ],
             firer.name,
         )
     return _volley_roll(s, tx)
 
 
-def _pistols(u: UnitState) -> int:
-    officer = 1 if (u.side == "FFL" and u.leader) else 0
-    return officer + u.pistols
+def _pistols(s: GameState, u: UnitState) -> int:
+    """Pistol-armed figures: the unit's own, and every FFL officer with it (sergeants too)."""
+    officers = len(officers_with(s, u)) if u.side == "FFL" else 0
+    return officers + u.pistols
 
 
 def _after_gun_range(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1075,27 +1374,29 @@ def _after_fire_range(s: GameState, key: str, tx: Tx) -> GameState:
 def _volley_params(s: GameState) -> tuple[str, dict[str, int | bool | str]]:
     firer = s.unit(s.act.firer)
     target = s.unit(s.act.target)
-    pistols = _pistols(firer) if s.act.within else 0
+    pistols = _pistols(s, firer) if s.act.within else 0
     if firer.side == "Arab":
         return "arab-fire", {
             "figures": min(firer.figures, 60),
             "cover": s.act.cover,
             "pinned": firer.pinned,
             "pistols": min(pistols, 10),
-            "target_unpinnable": target.unpinnable,
+            "target_unpinnable": unpinnable(s, target),
         }
+    ranks = leader_ranks(s, firer)
     return "ffl-fire", {
         "riflemen": min(firer.figures, 40),
         "wounded": min(firer.wounded, firer.figures, 40),
         "mode": s.act.mode,
-        "sergeant": firer.rank == "sergeant" and bool(firer.leader),
-        "officer": firer.rank in ("captain", "lieutenant") and bool(firer.leader),
+        "sergeant": "sergeant" in ranks,
+        "officers": min(2, sum(1 for r in ranks if r in ("captain", "lieutenant"))),
         "pistols": min(pistols, 6),
         "cover": s.act.cover,
         "pinned": firer.pinned,
+        # the relief column brings its own ammunition
         "ammo": s.ammo if not firer.reinforcement else "normal",
         "from_tower": firer.kind == "tower",
-        "target_unpinnable": target.unpinnable,
+        "target_unpinnable": unpinnable(s, target),
     }
 
 
@@ -1118,7 +1419,8 @@ def _gun_params(s: GameState, bonus: int = 0) -> dict[str, int | bool | str]:
         "bonus_dice": bonus,
         "too_close": False,
         "cover": s.act.cover or "none",
-        "target_unpinnable": target.unpinnable if target else False,
+        "target_unpinnable": unpinnable(s, target) if target else False,
+        "pinned": g.pinned and not bonus,
         **(
             {"jammed": g.jammed, "clear_fires": s.config.jam_clear_fires}
             if g.kind == "maxim"
@@ -1141,7 +1443,7 @@ def _gun_roll(s: GameState, tx: Tx, bonus: int = 0) -> GameState:
 def _after_volley(s: GameState, out: Outcome, tx: Tx) -> GameState:
     firer = s.unit(s.act.firer)
     target = s.unit(s.act.target)
-    tx.say(f"{firer.name} fires at {target.name}: {out.headline} hits.")
+    tx.say(f"{firer.name} fires at {target.name}: {plural(out.headline, 'hit')}.")
     if "recovered" in out.effects:
         s = s.with_unit(replace(firer, pinned=False))
         tx.say(f"{firer.name} recovers from pin.")
@@ -1156,6 +1458,10 @@ def _after_volley(s: GameState, out: Outcome, tx: Tx) -> GameState:
 def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     g = s.unit(s.act.firer)
     bonus = isinstance(s.pending, AskRoll) and s.pending.purpose == "gun_bonus"
+    if "recovered" in out.effects:
+        g = replace(g, pinned=False)
+        s = s.with_unit(g)
+        tx.say(f"The {g.name}'s crew recovers from pin.")
     if "broken" in out.effects:
         s = s.with_unit(replace(g, broken=True, jammed=False))
         tx.cues.add("jam")
@@ -1177,7 +1483,8 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
             s = s.with_unit(replace(target, pinned=True))
             tx.cues.add("pin")
             tx.say(f"{target.name} is pinned.")
-    tx.say(f"The {g.name}: {out.headline} hits" + (" (rolling again)" if bonus else "") + ".")
+    more = " more from the 6s" if bonus else ""
+    tx.say(f"The {g.name}: {plural(out.headline, 'hit')}{more}.")
     if out.follow_up is not None:
         return _gun_roll(s, tx, bonus=out.follow_up.dice_count)
     if s.act.target == "gate":
@@ -1206,9 +1513,69 @@ def _casualty_stage(s: GameState, tx: Tx) -> GameState:
         return _snipe_stage(s, tx)
     if target.side == "Arab":
         return _arab_losses(s, target.name, hits, tx)
-    if target.heroes:
-        return yes_no(s, "hero_hit", "Hero among the hit?", target.name)
-    return _wound_roll(s, target, hits, False)
+    s = replace(s, act=replace(s.act, asked=(), officers_hit=(), hero_among=False))
+    return _ask_among_hit(s, tx)
+
+
+def _ask_among_hit(s: GameState, tx: Tx) -> GameState:
+    """The hit figures are picked at random at the table: ask whether leaders and the hero are."""
+    target = s.unit(s.act.target)
+    candidates = [*officers_with(s, target), *(("hero",) if target.heroes else ())]
+    left = [name for name in candidates if name not in s.act.asked]
+    chosen = len(s.act.officers_hit) + int(s.act.hero_among)
+    if not left or chosen >= s.act.hits:
+        return _officer_wounds(s, tx)
+    name = left[0]
+    s = replace(s, act=replace(s.act, asked=(*s.act.asked, name)))
+    ordinary = target.figures - target.heroes
+    if s.act.hits - chosen > ordinary + len(left) - 1:
+        # more hits than other figures to take them: this one is certainly hit
+        tx.say(f"{'The hero' if name == 'hero' else name} is among the hit.")
+        return _after_among_hit(s, "yes", tx)
+    label = "the hero" if name == "hero" else name
+    return yes_no(s, "among_hit", f"Is {label} hit?", target.name)
+
+
+def _after_among_hit(s: GameState, key: str, tx: Tx) -> GameState:
+    name = s.act.asked[-1]
+    if key == "yes":
+        if name == "hero":
+            s = replace(s, act=replace(s.act, hero_among=True))
+        else:
+            s = replace(s, act=replace(s.act, officers_hit=(*s.act.officers_hit, name)))
+    return _ask_among_hit(s, tx)
+
+
+def _officer_is_wounded(s: GameState, unit: UnitState, name: str) -> bool:
+    if unit.leader == name:
+        return unit.leader_wounded
+    return s.unit(name).wounded > 0
+
+
+def _officer_wounds(s: GameState, tx: Tx) -> GameState:
+    """Each leader among the hit rolls his own die on Effect of Hits, then the rest roll."""
+    target = s.unit(s.act.target)
+    if s.act.officers_hit:
+        name = s.act.officers_hit[0]
+        wounded = _officer_is_wounded(s, target, name)
+        params = {"hits": 1, "figures": 1, "already_wounded": int(wounded), "hero_hit": False}
+        return roll(s, "officer_wound", "wound-check", params)
+    if not s.act.hits or not target.alive:
+        return _snipe_stage(s, tx)
+    return _wound_roll(s, target, s.act.hits, s.act.hero_among)
+
+
+def _after_officer_wound(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    name = s.act.officers_hit[0]
+    unit = s.act.target
+    s = replace(s, act=replace(s.act, officers_hit=s.act.officers_hit[1:], hits=s.act.hits - 1))
+    if "killed" in out.effects:
+        s = _lose_leader(s, unit, name, tx)
+    elif "wounded" in out.effects:
+        s = _wound_leader(s, unit, name, tx)
+    else:
+        tx.say(f"{name} is unhurt.")
+    return _officer_wounds(s, tx)
 
 
 def _wound_roll(s: GameState, target: UnitState, hits: int, hero: bool) -> GameState:
@@ -1225,11 +1592,6 @@ def _wound_roll(s: GameState, target: UnitState, hits: int, hero: bool) -> GameS
             "hero_hit": hero,
         },
     )
-
-
-def _after_hero_hit(s: GameState, key: str, tx: Tx) -> GameState:
-    target = s.unit(s.act.target)
-    return _wound_roll(s, target, s.act.hits, key == "yes")
 
 
 def _after_wounds(s: GameState, check: WoundCheck, dice: tuple[int, ...], tx: Tx) -> GameState:
@@ -1250,33 +1612,71 @@ def _after_wounds(s: GameState, check: WoundCheck, dice: tuple[int, ...], tx: Tx
 
 
 def _arab_losses(s: GameState, name: str, n: int, tx: Tx) -> GameState:
-    unit = s.unit(name)
-    s = _remove_figures(s, name, n, tx)
+    u = s.unit(name)
     tx.cues.add("death")
-    if unit.leader and unit.rank == "mounted" and n > 0:
+    leader = mounted_leader(s, u)
+    if leader and n > u.figures:
+        # more casualties than tribesmen: the mounted leader is one of them
+        s = _lose_leader(s, name, leader, tx)
+        s = _remove_figures(s, name, u.figures, tx)
+        return _snipe_stage(s, tx)
+    if leader:
+        s = replace(s, act=replace(s.act, hits=n))
         return roll(s, "leader_check", "leader-casualty", {})
+    s = _remove_figures(s, name, n, tx)
     return _snipe_stage(s, tx)
 
 
 def _after_leader_check(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    u = s.unit(s.act.target)
     if out.headline:
-        target = s.unit(s.act.target)
-        s = _lose_leader(s, target.name, tx)
+        # the leader is one of the casualties, not one more
+        s = _lose_leader(s, u.name, mounted_leader(s, u), tx)
+        s = _remove_figures(s, u.name, s.act.hits - 1, tx)
+    else:
+        tx.say(f"{mounted_leader(s, u)} is not among the casualties.")
+        s = _remove_figures(s, u.name, s.act.hits, tx)
     return _snipe_stage(s, tx)
 
 
-def _lose_leader(s: GameState, name: str, tx: Tx) -> GameState:
-    u = s.unit(name)
+def _lose_leader(s: GameState, unit_name: str, leader_name: str, tx: Tx) -> GameState:
+    """A leader dies: a command figure leaves the game, a unit's own leader leaves the unit.
+
+    Legionnaires carry their dead officers; an Arab leader counts as a casualty;
+    the Captain's or a mounted leader's death halves the side's command points.
+    """
+    u = s.unit(unit_name)
+    own = u.leader == leader_name and not u.command_figure
+    rank = u.rank if own or u.command_figure else s.unit(leader_name).rank
     tx.cues.add("death")
-    tx.say(f"{u.leader or u.name} ({u.rank}) falls!")
-    if u.rank == "mounted":
+    tx.say(f"{leader_name} ({rank}) falls!")
+    if rank == "mounted":
         s = replace(s, arab_lost_leader=True)
-    if u.rank == "captain":
+    if rank == "captain":
         s = replace(s, ffl_lost_captain=True)
-    if u.kind == "leader":
-        s = s.with_unit(replace(u, figures=0))
-        return replace(s, bag=s.bag.remove(u.chip))
-    return s.with_unit(replace(u, leader="", rank="", carrying_dead=u.side == "FFL"))
+    if u.side == "Arab":
+        s = replace(s, casualties=s.casualties + 1, total_casualties=s.total_casualties + 1)
+    if own:
+        s = s.with_unit(replace(u, leader="", rank="", leader_wounded=False))
+    else:
+        figure = s.unit(leader_name)
+        s = s.with_unit(replace(figure, figures=0, wounded=0, attached_to=""))
+        s = replace(s, bag=s.bag.remove(figure.chip))
+    if u.side == "FFL" and not u.command_figure and u.figures:
+        s = s.with_unit(replace(s.unit(unit_name), carrying_dead=True))
+        tx.say(f"{unit_name} carries the body: it loses its low die and cannot move and fire.")
+    return s
+
+
+def _wound_leader(s: GameState, unit_name: str, leader_name: str, tx: Tx) -> GameState:
+    u = s.unit(unit_name)
+    if u.leader == leader_name and not u.command_figure:
+        s = s.with_unit(replace(u, leader_wounded=True))
+    else:
+        figure = s.unit(leader_name)
+        s = s.with_unit(replace(figure, wounded=1))
+    tx.say(f"{leader_name} is wounded; wounded again he dies.")
+    return s
 
 
 def _snipe_stage(s: GameState, tx: Tx) -> GameState:
@@ -1284,31 +1684,40 @@ def _snipe_stage(s: GameState, tx: Tx) -> GameState:
     once = f"snipe:{firer.name}"  # one rifleman, one try, per unit per activation
     if s.act.target and s.act.target != "gate" and once not in s.act.used:
         target = s.unit(s.act.target)
+        aims = snipe_targets(s, target) if target.alive else ()
         if (
-            target.alive
-            and snipeable(target)
+            aims
             and not firer.gun
             and firer.figures
             and s.act.action in ("fire", "move_fire")
             and s.act.after_fire != "melee"
         ):
             s = replace(s, act=replace(s.act, used=(*s.act.used, once)))
-            return yes_no(s, "snipe_offer", f"Snipe {target.leader}?"[:30], firer.name)
+            opts = [("no", "No"), *((f"leader:{name}", f"Snipe {name}") for name in aims)]
+            return ask(s, "snipe_offer", "A rifleman snipes?", opts, firer.name)
     return _finish_fire(s, tx)
 
 
 def _after_snipe_offer(s: GameState, key: str, tx: Tx) -> GameState:
-    if key == "yes":
-        firer = s.unit(s.act.firer)
-        return roll(s, "snipe", "snipe-leader", {"hero": firer.heroes > 0})
-    return _finish_fire(s, tx)
+    if key == "no":
+        return _finish_fire(s, tx)
+    firer = s.unit(s.act.firer)
+    s = replace(s, act=replace(s.act, aim=key.split(":", 1)[1]))
+    return roll(s, "snipe", "snipe-leader", {"hero": firer.heroes > 0})
 
 
 def _after_snipe(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    if out.headline:
-        s = _lose_leader(s, s.act.target, tx)
-    else:
-        tx.say("The shot misses the leader.")
+    target = s.unit(s.act.target)
+    aim = s.act.aim or target.name
+    if not out.headline:
+        tx.say(f"The shot misses {aim}.")
+        return _finish_fire(s, tx)
+    tx.say(f"{aim} is hit.")
+    if target.side == "FFL":
+        # a legionnaire hit by a rifle rolls on Effect of Hits, officers too
+        s = replace(s, act=replace(s.act, officers_hit=(aim,), hits=1, asked=(aim,)))
+        return _officer_wounds(s, tx)
+    s = _lose_leader(s, target.name, aim, tx)
     return _finish_fire(s, tx)
 
 
@@ -1316,7 +1725,8 @@ def _finish_fire(s: GameState, tx: Tx) -> GameState:
     if s.act.after_fire == "melee":
         return _start_melee_stage(s, tx)
     firer = s.unit(s.act.firer) if s.act.firer else None
-    if firer is not None and firer.pinned and firer.side == "Arab" and s.act.firer == s.act.unit:
+    recovery_roll = s.act.action == "fire" and s.act.firer == s.act.unit
+    if firer is not None and firer.pinned and firer.side == "Arab" and recovery_roll:
         return _offer_unpin(s, tx)
     return _end_activation(s, tx)
 
@@ -1326,7 +1736,10 @@ def _remove_figures(
 ) -> GameState:
     u = s.unit(name)
     lost = min(n, u.figures)
-    s = s.with_unit(replace(u, figures=u.figures - lost, wounded=min(u.wounded, u.figures - lost)))
+    left = u.figures - lost
+    s = s.with_unit(
+        replace(u, figures=left, wounded=min(u.wounded, left), heroes=min(u.heroes, left))
+    )
     if u.side == "Arab" and count_casualties:
         s = replace(s, casualties=s.casualties + lost, total_casualties=s.total_casualties + lost)
     if lost:
@@ -1336,20 +1749,23 @@ def _remove_figures(
 
 def _check_destroyed(s: GameState, name: str, tx: Tx) -> GameState:
     u = s.unit(name)
-    if u.figures <= 0 and u.present:
-        if u.kind == "tower":
-            tx.say("The tower is empty.")
-            return s
-        if u.gun:
-            tx.say(f"The {u.name} has no crew left.")
-            return replace(s, bag=s.bag.remove(u.chip)) if u.chip else s
-        tx.say(f"{u.name} is destroyed.")
-        if u.leader and u.rank == "mounted":
-            s = replace(s, arab_lost_leader=True)
-        if u.leader and u.rank == "captain":
-            s = replace(s, ffl_lost_captain=True)
+    if u.figures > 0 or not u.present or u.command_figure:
+        return s
+    s = s.with_unit(replace(u, figures=0, wounded=0, heroes=0))
+    if u.kind == "tower":
+        tx.say("The tower is empty.")
+        return s
+    if u.gun:
+        tx.say(f"The {u.name} has no crew left.")
         return replace(s, bag=s.bag.remove(u.chip)) if u.chip else s
-    return s
+    tx.say(f"{u.name} is destroyed.")
+    if u.leader:
+        # its own leader falls with it; leaders with their own chit are left standing alone
+        s = _lose_leader(s, name, u.leader, tx)
+    for c in attached_commanders(s, name):
+        s = s.with_unit(replace(c, attached_to=""))
+        tx.say(f"{c.name} is left standing alone.")
+    return replace(s, bag=s.bag.remove(u.chip)) if u.chip else s
 
 
 # ---------------------------------------------------------------- charges and close combat
@@ -1397,7 +1813,7 @@ def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
 def _after_charge_reach(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "no":
         u = s.unit(s.act.unit)
-        s = s.with_unit(replace(u, pinned=not u.unpinnable))
+        s = s.with_unit(replace(u, pinned=not unpinnable(s, u)))
         tx.cues.add("pin")
         tx.say(f"{u.name} falls short: it does not move and is pinned.")
         return _end_activation(s, tx)
@@ -1441,14 +1857,15 @@ def _after_reaction(s: GameState, key: str, tx: Tx) -> GameState:
         ),
     )
     tx.say(f"{d.name} gives defensive fire.")
-    if d.gun:
-        return _gun_roll(s, tx)
-    return _volley_roll(s, tx)
+    return _fire_range_stage(s, tx)
 
 
 def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
     tx.say(f"{d.name} counter-charges: {out.details[-1] if out.details else ''}")
+    if "regained_control" in out.effects:
+        d = replace(d, berserk=False)
+        tx.say(f"{d.name} is back under control.")
     if "berserk" in out.effects:
         d = replace(d, berserk=True)
         tx.cues.add("berserk")
@@ -1456,6 +1873,11 @@ def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "recovered" in out.effects:
         d = replace(d, pinned=False)
     s = s.with_unit(d)
+    if "infighting" in out.effects:
+        s = s.with_unit(replace(d, pinned=True))
+        tx.cues.add("pin")
+        tx.say(f"{d.name} falls to in-fighting instead of counter-charging!")
+        return roll(s, "counter_infighting", "infighting-losses", {"figures": min(d.figures, 60)})
     if d.pinned:
         tx.say(f"{d.name} is pinned and cannot counter-charge: it stands.")
         return _start_melee_stage(s, tx)
@@ -1470,9 +1892,16 @@ def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
                 after_fire="melee",
                 mode="moving",
                 hits=0,
+                within=False,
             ),
         )
-        return _volley_roll(s, tx)
+        return _fire_range_stage(s, tx)
+    return _start_melee_stage(s, tx)
+
+
+def _after_counter_infighting(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    tx.cues.add("death")
+    s = _remove_figures(s, s.act.defender, out.headline, tx)
     return _start_melee_stage(s, tx)
 
 
@@ -1549,10 +1978,9 @@ def _fighter_params(s: GameState, m: Melee, a_idx: int, d_idx: int) -> dict[str,
     d = s.unit(m.defender)
 
     def leader_for(u: UnitState, idx: int) -> str:
-        if not u.leader or u.rank == "":
-            return "none"
+        # option leader_cc_bonus: every figure of the unit, or only the first to fight
         if s.config.leader_bonus_whole_unit or idx == 0:
-            return u.rank
+            return best_cc_rank(s, u)
         return "none"
 
     def water(u: UnitState) -> bool:
@@ -1606,7 +2034,7 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     assert m is not None
     a_idx, d_idx = m.current
     tx.say(*out.details)
-    if out.headline == 0:
+    if "tie" in out.effects:
         return roll(s, "bout", "close-combat", _fighter_params(s, m, a_idx, d_idx))
     results = out.effects
     result = next(
@@ -1614,7 +2042,7 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     )
     if result == "killed":
         tx.cues.add("death")
-    if out.headline == 1:  # attacker won; defender lost
+    if "attacker_won" in out.effects:
         d = s.unit(m.defender)
         d_state, d_w = m.d_state, m.d_wounded
         d_falls = m.d_falls or (False,) * len(m.d_state)
@@ -1673,11 +2101,13 @@ def _apply_melee(
         figures=u.figures - lost,
         wounded=min(w, u.figures - lost) if u.side == "FFL" else 0,
         heroes=max(0, u.heroes - heroes_lost),
-        pinned=u.pinned or (fell and not u.unpinnable),
+        pinned=u.pinned or (fell and not unpinnable(s, u)),
     )
     s = s.with_unit(new)
     if u.side == "Arab":
         s = replace(s, casualties=s.casualties + lost, total_casualties=s.total_casualties + lost)
+        if lost and new.figures and mounted_leader(s, new):
+            s = replace(s, act=replace(s.act, leader_checks=(*s.act.leader_checks, name)))
     if lost or fell:
         parts = [f"{lost - surrendered} killed"]
         if surrendered:
@@ -1719,7 +2149,25 @@ def _fallback_stage(s: GameState, tx: Tx) -> GameState:
     if s.act.fallbacks:
         tx.cues.add("pin")
         return roll(s, "fall_back", "fall-back", {})
+    if s.act.leader_checks:
+        name = s.act.leader_checks[0]
+        tx.say(f"{name} lost figures: is {mounted_leader(s, s.unit(name))} among them?")
+        return roll(s, "melee_leader_check", "leader-casualty", {})
     return _end_activation(s, tx)
+
+
+def _after_melee_leader_check(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    name = s.act.leader_checks[0]
+    s = replace(s, act=replace(s.act, leader_checks=s.act.leader_checks[1:]))
+    u = s.unit(name)
+    if out.headline:
+        # one of the fallen was the leader: a tribesman counted among them is still standing
+        s = s.with_unit(replace(u, figures=u.figures + 1))
+        s = replace(s, casualties=s.casualties - 1, total_casualties=s.total_casualties - 1)
+        s = _lose_leader(s, name, mounted_leader(s, u), tx)
+    else:
+        tx.say(f"{mounted_leader(s, u)} is not among the fallen.")
+    return _fallback_stage(s, tx)
 
 
 def _after_fall_back(s: GameState, out: Outcome, tx: Tx) -> GameState:
@@ -1788,20 +2236,31 @@ def _after_dynamite_target(s: GameState, key: str, tx: Tx) -> GameState:
 
 def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
     tx.say(*out.details)
-    thrower = s.act.unit
+    thrower = s.unit(s.act.unit)
     if "premature" in out.effects:
         tx.cues.add("death")
-        s = _remove_figures(s, thrower, 1, tx)
-        return _end_activation(s, tx)
+        nearby = min(5, thrower.figures - 1)
+        if nearby < 1:
+            s = _remove_figures(s, thrower.name, 1, tx)
+            return _end_activation(s, tx)
+        opts = [(f"n:{n}", f"{n} others") for n in range(nearby + 1)]
+        return ask(s, "premature", "Others within 1in?", opts, thrower.name)
     if s.act.target == "gate":
         s = _damage_gate(s, out, tx)
         return _end_activation(s, tx)
     target = s.unit(s.act.target)
     if "ladder_destroyed" in out.effects:
         s = s.with_unit(replace(target, ladder="", ladder_placed=False))
-        tx.say(f"{target.name}'s ladder is destroyed.")
-    s = replace(s, act=replace(s.act, hits=out.headline, firer=thrower))
+        tx.say(f"The ladder of {target.name} is destroyed.")
+    s = replace(s, act=replace(s.act, hits=out.headline, firer=thrower.name))
     return _casualty_stage(s, tx)
+
+
+def _after_premature(s: GameState, key: str, tx: Tx) -> GameState:
+    others = int(key.split(":")[1])
+    tx.say(f"The blast kills the thrower and {others} figure(s) around him.")
+    s = _remove_figures(s, s.act.unit, 1 + others, tx)
+    return _end_activation(s, tx)
 
 
 def _after_mine_target(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1812,21 +2271,26 @@ def _after_mine_target(s: GameState, key: str, tx: Tx) -> GameState:
 
 def _after_mine_building(s: GameState, key: str, tx: Tx) -> GameState:
     s = replace(s, act=replace(s.act, cover="building" if key == "yes" else "none"))
-    return roll(s, "mine", "dynamite", {"use": "mine", "target": "unit"})
+    ladder = bool(s.unit(s.act.target).ladder)
+    return roll(s, "mine", "dynamite", {"use": "mine", "target": "unit", "ladder": ladder})
 
 
 def _after_mine(s: GameState, out: Outcome, tx: Tx) -> GameState:
     tx.say(*out.details)
     target = s.unit(s.act.target)
-    leader = s.act.unit
     if "premature" in out.effects or "dud" in out.effects:
         tx.say("The mine is spent without effect on the target.")
-        return _leader_menu(s, leader, s.act.used)
+        return _end_activation(s, tx)
+    if "ladder_destroyed" in out.effects:
+        s = s.with_unit(replace(target, ladder="", ladder_placed=False))
+        tx.say(f"The ladder of {target.name} is destroyed.")
     if s.act.cover == "building":
         tx.say(f"The building collapses on {target.name}: every figure in it is lost.")
         tx.cues.add("death")
+        for c in attached_commanders(s, target.name):
+            s = _lose_leader(s, target.name, c.name, tx)
         s = _remove_figures(s, target.name, target.figures, tx)
-        return _leader_menu(s, leader, s.act.used)
+        return _end_activation(s, tx)
     s = replace(s, act=replace(s.act, hits=out.headline))
     return _arab_losses(s, target.name, out.headline, tx)
 
@@ -1886,24 +2350,9 @@ def _after_resolve_oasis(s: GameState, key: str, tx: Tx) -> GameState:
 
 def _after_resolve_cp(s: GameState, key: str, tx: Tx) -> GameState:
     n = int(key.split(":")[1])
-    s = s.with_cp("Arab", s.cp_arab - n)
     if n:
-        tx.say(f"The Arabs spend {n} command point(s) on their resolve.")
+        s = spend(s, "Arab", "resolve", tx, f"+{n} on the resolve roll", times=n)
     return roll(s, "resolve", "arab-resolve", _resolve_params(s, n))
-
-
-def _after_supply_choice(s: GameState, key: str, tx: Tx) -> GameState:
-    reason = s.act.action
-    if key == "yes":
-        s = replace(s, supply_through=True, ammo="normal")
-        tx.say("The supply column is inside the fort: no more ammunition rolls.")
-    return _after_supply(s, tx, reason)
-
-
-def _after_relief_day(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    tx.say("The relief day is noted in secret.")
-    s = replace(s, reinforcement_day=out.headline)
-    return _ask_sabotage(s)
 
 
 def _after_cp_ffl(s: GameState, out: Outcome, tx: Tx) -> GameState:
@@ -1925,6 +2374,11 @@ CHOICES: dict[str, ChoiceHandler] = {
     "sabotage_target": _after_sabotage_target,
     "sortie": _after_sortie,
     "sentry_sight": _after_sentry_sight,
+    "sentry_view": _after_sentry_view,
+    "attack_now": _after_attack_now,
+    "relief_here": _after_relief_here,
+    "party_spotted": _after_party_spotted,
+    "alarm": _after_alarm,
     "deploy": _after_deploy,
     "water_ffl": _after_water_ffl,
     "water_arab": _after_water_arab,
@@ -1932,16 +2386,22 @@ CHOICES: dict[str, ChoiceHandler] = {
     "leader_menu": _after_leader_menu,
     "extra_unit": _after_extra_unit,
     "hero_unit": _after_hero_unit,
+    "recrew_gun": _after_recrew_gun,
     "recrew_donor": _after_recrew,
     "tower_donor": _after_tower_donor,
+    "tower_down": _after_tower_down,
+    "crew_mg": _after_crew_mg,
+    "attach": _after_attach,
     "join_unit": _after_join,
+    "hero_gun": _after_hero_gun,
+    "at_wall": _after_at_wall,
     "unpin": _after_unpin,
     "fire_target": _after_fire_target,
     "fire_cover": _after_fire_cover,
     "fire_range": _after_fire_range,
     "gun_range": _after_gun_range,
-    "hero_hit": _after_hero_hit,
     "snipe_offer": _after_snipe_offer,
+    "among_hit": _after_among_hit,
     "charge_target": _after_charge_target,
     "charge_reach": _after_charge_reach,
     "reaction": _after_reaction,
@@ -1951,10 +2411,10 @@ CHOICES: dict[str, ChoiceHandler] = {
     "dynamite_target": _after_dynamite_target,
     "mine_target": _after_mine_target,
     "mine_building": _after_mine_building,
+    "premature": _after_premature,
     "resolve_inside": _after_resolve_inside,
     "resolve_oasis": _after_resolve_oasis,
     "resolve_cp": _after_resolve_cp,
-    "supply": _after_supply_choice,
     "second_attack": _after_second_attack,
 }
 
@@ -1968,16 +2428,19 @@ ROLLS: dict[str, RollHandler] = {
     "cp_arab": _after_cp_arab,
     "move": _after_move,
     "infighting": _after_infighting,
+    "counter_infighting": _after_counter_infighting,
     "volley": _after_volley,
     "gun": _after_gun,
     "gun_bonus": _after_gun,
     "saves": _after_saves,
     "leader_check": _after_leader_check,
+    "officer_wound": _after_officer_wound,
     "snipe": _after_snipe,
     "charge": _after_charge,
     "counter": _after_counter,
     "bout": _after_bout,
     "fall_back": _after_fall_back,
+    "melee_leader_check": _after_melee_leader_check,
     "ladder_climb": _after_ladder_climb,
     "ladder_advance": _after_ladder_advance,
     "dynamite": _after_dynamite,
@@ -2036,31 +2499,57 @@ def advance(s: GameState, given: GameInput) -> Transition:
 
 
 def describe(s: GameState) -> tuple[str, ...]:
+    """The state in a few lines: the status screen, and the summary at the end."""
     p = s.pending
     if s.attack == 0:
         head = f"{s.config.title}: before the game (day {s.day})"
     else:
-        head = f"Attack {s.attack}, day {s.day}, turn {s.turn}; Arab losses {s.casualties}"
-    lines = [head, f"CP FFL {s.cp_ffl} Arab {s.cp_arab}; ammo {s.ammo}; gate {s.gate_damage}/7"]
+        head = (
+            f"Attack {s.attack}, day {s.day}, turn {s.turn}; Arab losses {s.casualties} "
+            f"this attack, {s.total_casualties} in all"
+        )
+    gate = "destroyed" if s.gate_destroyed else f"{s.gate_damage}/{t.GATE_HITS} damage"
+    lines = [head, f"CP FFL {s.cp_ffl}, Arab {s.cp_arab}; FFL ammo {s.ammo}; gate {gate}"]
     for side in ("FFL", "Arab"):
-        parts = []
-        for u in s.units:
-            if u.side != side or not u.present or (u.kind == "tower" and not u.figures):
-                continue
-            flags = "".join(
-                f
-                for f, on in (
-                    ("P", u.pinned),
-                    ("B", u.berserk),
-                    ("J", u.jammed),
-                    ("X", u.broken),
-                    ("H", u.heroes > 0),
-                )
-                if on
-            )
-            wounded = f"({u.wounded}w)" if u.wounded else ""
-            parts.append(f"{u.name} {u.figures}{wounded}{flags}")
-        lines.append(f"{side}: " + ", ".join(parts))
+        standing = [_describe_unit(s, u) for u in s.side_units(side) if not u.attached_to]
+        gone = [
+            u.name
+            for u in s.units
+            if u.side == side and u.present and not u.figures and u.kind not in ("tower",)
+        ]
+        lines.append(f"{side}: " + ("; ".join(standing) or "none left"))
+        if gone:
+            lines.append(f"  {side} lost or unmanned: " + ", ".join(gone))
+    relief = [u.name for u in s.units if u.reinforcement and not u.present and u.figures]
+    if relief and s.attack:
+        lines.append("Relief column: not here yet")
+    if s.supply_through:
+        lines.append("Supply train inside the fort: no more ammunition rolls")
     if isinstance(p, Over):
-        lines.append(f"Over: {p.winner} ({p.reason})")
+        lines.append(f"Over: {p.winner} win ({p.reason})")
     return tuple(lines)
+
+
+def _describe_unit(s: GameState, u: UnitState) -> str:
+    count = f"{u.figures}" + (f" ({u.wounded} wounded)" if u.wounded else "")
+    with_it = [u.leader + (" wounded" if u.leader_wounded else "")] if u.leader else []
+    with_it += [c.name + (" wounded" if c.wounded else "") for c in attached_commanders(s, u.name)]
+    flags = [
+        word
+        for word, on in (
+            ("pinned", u.pinned),
+            ("berserk", u.berserk),
+            ("jammed", u.jammed),
+            ("broken", u.broken),
+            ("hero", u.heroes > 0),
+            ("carrying a dead officer", u.carrying_dead),
+            ("ladder set", u.ladder_placed),
+        )
+        if on
+    ]
+    if u.command_figure:
+        return u.name + (" (wounded)" if u.wounded else "")
+    text = f"{u.name} {count}"
+    if with_it:
+        text += " with " + ", ".join(with_it)
+    return text + (f" [{', '.join(flags)}]" if flags else "")

@@ -260,7 +260,9 @@ def gun_situation(p: Params) -> MoveSituation:
     gun = str(p["gun"])
     men = int(p["men"])
     base = t.MAXIM_MOVE_DICE[min(men, 2)] if gun == "maxim" else t.ARTILLERY_MOVE_DICE
-    return MoveSituation(side="FFL", base_dice=base, leader=bool(p["leader"]))
+    return MoveSituation(
+        side="FFL", base_dice=base, leader=bool(p["leader"]), pinned=bool(p["pinned"])
+    )
 
 
 def gun_can_move(gun: str, men: int) -> bool:
@@ -299,6 +301,7 @@ MOVE_GUN = Action(
         Param("gun", ParamKind.CHOICE, "which gun", "maxim", choices=("maxim", "artillery")),
         Param("men", ParamKind.INT, "men pushing it", 2, minimum=1, maximum=5),
         LEADER,
+        PINNED,
     ),
     request=_gun_request,
     resolve=_gun_resolve,
@@ -307,6 +310,7 @@ MOVE_GUN = Action(
         {"gun": "maxim", "men": 2},
         {"gun": "maxim", "men": 1, "leader": True},
         {"gun": "artillery", "men": 3},
+        {"gun": "maxim", "men": 3, "pinned": True},
     ),
 )
 

@@ -2,8 +2,11 @@
 operation (and for a sentry watching an Arab unit move at the start of an attack).
 
 Sentry and sneakers each roll 1d6 and add modifiers; the higher sentry spots
-the party. Ties are not covered by the seed: option `sentry_tie` rolls them
-again (default), or gives them to the sentry or to the sneakers.
+the party. The sentry's modifiers are on both charts (FFL patrols +1, +2
+against a repeated infiltration); the sneaking modifiers (+1 outside the
+fort, +1 over the wall with grappling hooks) are on the Arab chart only.
+Ties are not covered by the seed: option `sentry_tie` rolls them again
+(default), or gives them to the sentry or to the sneakers.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    RulesError,
     check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
@@ -36,7 +40,17 @@ def sentry_modifier(p: Params) -> int:
 
 
 def sneak_modifier(p: Params) -> int:
-    """Modifiers on the sneaking party's die."""
+    """Modifiers on the sneaking party's die.
+
+    Both are on the Arab chart only: an FFL party sneaking past Arab sentries
+    has no modifier, and asking for one is refused rather than ignored.
+    """
+    asked = [name for name in ("outside_fort", "grappling_hooks") if bool(p[name])]
+    if asked and str(p["sentry_side"]) != "FFL":
+        raise RulesError(
+            f"{', '.join(asked)}: only Arab parties (sneaking past an FFL sentry) get it; "
+            "use sentry_side=FFL or leave it out"
+        )
     mod = t.SNEAK_OUTSIDE_FORT if bool(p["outside_fort"]) else 0
     if bool(p["grappling_hooks"]):
         mod += t.SNEAK_GRAPPLING_HOOKS
@@ -84,8 +98,8 @@ SENTRY_ROLL = Action(
     name="sentry-roll",
     title="Sentry against saboteurs or a moving unit (secret)",
     help="Sentry and sneakers roll 1d6 each plus modifiers: FFL +1 with increased patrols, "
-    "either +2 after a previous infiltration; sneakers +1 outside the fort, +1 crossing the "
-    "walls with grappling hooks. Higher sentry spots them.",
+    "either +2 after a previous infiltration; Arab sneakers +1 outside the fort, +1 crossing "
+    "the walls with grappling hooks. Higher sentry spots them.",
     params=(
         Param(
             "sentry_side", ParamKind.CHOICE, "whose sentry watches", "FFL", choices=("FFL", "Arab")
@@ -104,8 +118,13 @@ SENTRY_ROLL = Action(
             "an infiltration was tried before (+2 sentry)",
             False,
         ),
-        Param("outside_fort", ParamKind.BOOL, "the party sneaks outside the fort (+1)", False),
-        Param("grappling_hooks", ParamKind.BOOL, "crossing the walls with hooks (+1)", False),
+        Param("outside_fort", ParamKind.BOOL, "an Arab party sneaks outside the fort (+1)", False),
+        Param(
+            "grappling_hooks",
+            ParamKind.BOOL,
+            "an Arab party crosses the walls with hooks (+1)",
+            False,
+        ),
         Param(
             "tie",
             ParamKind.CHOICE,
@@ -120,7 +139,8 @@ SENTRY_ROLL = Action(
     examples=(
         {},
         {"patrols": True, "previous_attempt": True, "outside_fort": True},
-        {"sentry_side": "Arab", "grappling_hooks": True, "tie": "sentry"},
+        {"sentry_side": "FFL", "grappling_hooks": True, "tie": "sentry"},
+        {"sentry_side": "Arab", "previous_attempt": True, "tie": "sneakers"},
     ),
 )
 

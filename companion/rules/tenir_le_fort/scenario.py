@@ -17,6 +17,17 @@ RANKS: dict[str, tuple[str, ...]] = {
     "Arab": ("tribal", "mounted"),
 }
 LADDERS = ("ladder", "hook")
+TRAITS = (
+    "rank",
+    "reinforcement",
+    "joins_on_day",
+    "attached_to",
+    "mixed_tribes",
+    "ladder",
+    "dynamite",
+    "on_wall",
+    "pistols",
+)
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -171,27 +182,28 @@ def _unit(raw: object, index: int) -> Unit:
     if not isinstance(traits_raw, Mapping):
         raise _fail(f"{where} traits", "use a table of traits")
     traits = dict(traits_raw)
-    allowed_traits = {
-        "rank",
-        "reinforcement",
-        "mixed_tribes",
-        "ladder",
-        "dynamite",
-        "on_wall",
-        "pistols",
-    }
     for key, value in traits.items():
         tw = f"{where} traits.{key}"
-        if key not in allowed_traits:
-            raise _fail(tw, "unknown trait; use " + ", ".join(sorted(allowed_traits)))
+        if key not in TRAITS:
+            raise _fail(tw, "unknown trait; use " + ", ".join(sorted(TRAITS)))
         if key == "rank":
             if value not in RANKS[side]:
                 raise _fail(tw, f"{value!r} is not allowed; use {', '.join(RANKS[side])}")
         elif key in ("reinforcement", "mixed_tribes", "on_wall"):
             _bool(value, tw)
+            if key == "reinforcement" and side != "FFL":
+                raise _fail(tw, "only the FFL have a relief column; Arab bands use joins_on_day")
         elif key == "ladder":
             if value not in LADDERS:
                 raise _fail(tw, f"{value!r} is not allowed; use ladder or hook")
+        elif key == "joins_on_day":
+            if side != "Arab":
+                raise _fail(tw, "only Arab bands gather day by day; the relief uses reinforcement")
+            _int(value, tw, 1, 30)
+        elif key == "attached_to":
+            if kind != "leader":
+                raise _fail(tw, "only a command figure (kind leader) is attached to a unit")
+            _str(value, tw)
         else:
             _int(value, tw, 0, 20)
     if kind == "leader" and "rank" not in traits:
@@ -230,10 +242,30 @@ def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
             raise _fail(f"unit {u.name!r} chip", f"chip {u.chip!r} is used by two units")
     for side in SIDES:
         if not any(
-            u.side == side and u.kind in ("foot", "mounted") and not u.traits.get("reinforcement")
+            u.side == side
+            and u.kind in ("foot", "mounted")
+            and not u.traits.get("reinforcement")
+            and u.traits.get("joins_on_day", 1) == 1
             for u in units
         ):
-            raise _fail("units", f"the {side} side needs at least one foot or mounted unit")
+            raise _fail(
+                "units", f"the {side} side needs a foot or mounted unit on the table from day 1"
+            )
+    for u in units:
+        host_name = u.traits.get("attached_to")
+        if host_name is None:
+            continue
+        hosts = [h for h in units if h.name == host_name]
+        if not hosts or hosts[0].side != u.side or hosts[0].kind not in ("foot", "mounted"):
+            raise _fail(
+                f"unit {u.name!r} traits.attached_to",
+                f"{host_name!r} is not one of the {u.side} side's foot or mounted units",
+            )
+        if bool(hosts[0].traits.get("reinforcement")) != bool(u.traits.get("reinforcement")):
+            raise _fail(
+                f"unit {u.name!r} traits.attached_to",
+                f"{host_name!r} does not arrive with {u.name!r}",
+            )
     options_raw = raw.get("options", {})
     if not isinstance(options_raw, Mapping):
         raise _fail("[options]", "use a table")
@@ -246,7 +278,7 @@ def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
         if key not in SETUP_DEFAULTS:
             raise _fail(f"[setup] {key}", "unknown; use " + ", ".join(SETUP_DEFAULTS))
         setup[key] = value
-    _int(setup["turn_limit"], "[setup] turn_limit", 1, 30)
+    _int(setup["turn_limit"], "[setup] turn_limit", 0, 30)
     _int(setup["max_preparation_days"], "[setup] max_preparation_days", 0, 10)
     _bool(setup["tower"], "[setup] tower")
     _int(setup["ffl_mines"], "[setup] ffl_mines", 0, 10)

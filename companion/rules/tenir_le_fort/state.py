@@ -58,7 +58,10 @@ class UnitState:
     jammed: bool = False
     broken: bool = False
     reinforcement: bool = False
-    present: bool = True  # on the table (reinforcements arrive later)
+    present: bool = True  # on the table (reinforcements and late Arab bands arrive later)
+    joins_on_day: int = 1  # Arab bands: the day they join the siege
+    attached_to: str = ""  # a command figure (kind leader) with a unit: its name
+    leader_wounded: bool = False  # the attached leader (`leader`) is wounded
 
     @property
     def alive(self) -> bool:
@@ -69,17 +72,13 @@ class UnitState:
         return bool(self.leader)
 
     @property
-    def led(self) -> bool:
-        """Counts as led for movement: an attached leader or a hero acting as one."""
-        return bool(self.leader) or self.heroes > 0
+    def command_figure(self) -> bool:
+        """A leader with his own chit (the Captain, a lieutenant, a sheikh)."""
+        return self.kind == "leader"
 
     @property
     def gun(self) -> bool:
         return self.kind in ("maxim", "artillery")
-
-    @property
-    def unpinnable(self) -> bool:
-        return self.rank == "mounted" and bool(self.leader)
 
 
 @dataclass(frozen=True)
@@ -122,6 +121,11 @@ class Act:
     sabotage_side: str = ""
     sabotage_unit: str = ""
     sabotage_target: str = ""
+    asked: tuple[str, ...] = ()  # leaders (and "hero") already asked about: among the hit?
+    officers_hit: tuple[str, ...] = ()  # leaders among the hit, still to roll their wound
+    hero_among: bool = False  # the hero is among the hit
+    leader_checks: tuple[str, ...] = ()  # units with a mounted leader that lost figures
+    aim: str = ""  # the leader a rifleman snipes at
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,7 @@ class GameState:
     gate_destroyed: bool = False
     mines: int = 0
     patrols: bool = False
+    stand_to: bool = False  # FFL precaution: the whole garrison is awake at each attack
     preparations: tuple[str, ...] = ()
     arab_infiltrations: int = 0
     ffl_infiltrations: int = 0
@@ -195,6 +200,11 @@ class GameState:
         raise KeyError(name)
 
     def with_unit(self, unit: UnitState) -> GameState:
+        # a hero ignores wounds, and no unit has more wounded or heroes than men
+        heroes = min(unit.heroes, max(unit.figures, 0))
+        wounded = min(unit.wounded, max(unit.figures - heroes, 0))
+        if (heroes, wounded) != (unit.heroes, unit.wounded):
+            unit = replace(unit, heroes=heroes, wounded=wounded)
         return replace(self, units=tuple(unit if u.name == unit.name else u for u in self.units))
 
     def side_units(self, side: str) -> tuple[UnitState, ...]:

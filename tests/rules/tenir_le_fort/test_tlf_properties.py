@@ -1,15 +1,18 @@
-"""Invariants of the Tenir le Fort actions, and exact odds against brute force and icepool."""
+"""Invariants of the Tenir le Fort actions, and exact odds against brute force and icepool.
+
+Speed is measured by benchmarks/tlf_odds.py, not here.
+"""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import icepool
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from companion.rules.core import Action, ParamKind, RulesError
 from companion.rules.odds import enumerate_odds
 from companion.rules.tenir_le_fort.actions import ACTIONS
 
@@ -176,34 +179,182 @@ def test_pin_chance_matches_icepool() -> None:
     assert ours.effects["pinned"] == expected
 
 
-@pytest.mark.parametrize(
-    ("name", "params"),
-    [
-        (
-            "ffl-fire",
-            {
-                "riflemen": 36,
-                "wounded": 3,
-                "sergeant": True,
-                "officer": True,
-                "pistols": 1,
-                "pinned": True,
-            },
-        ),
-        ("arab-fire", {"figures": 60, "pistols": 10}),
-        ("maxim-fire", {"bonus_dice": 40, "cover": "heavy"}),
-        ("artillery-fire", {"bonus_dice": 40}),
-        ("heavy-cover-save", {"hits": 40}),
-        ("wound-check", {"hits": 39, "figures": 40, "already_wounded": 10, "hero_hit": True}),
-    ],
-)
-def test_forty_dice_odds_are_fast(name: str, params: dict[str, object]) -> None:
+# ---------------------------------------------------------------- every action, random parameters
+
+
+def _params(action: Action, data: st.DataObject) -> dict[str, int | bool | str]:
+    """Random allowed parameters, small enough pools to enumerate."""
+    out: dict[str, int | bool | str] = {}
+    for param in action.params:
+        if param.kind is ParamKind.BOOL:
+            out[param.name] = data.draw(st.booleans())
+        elif param.kind is ParamKind.CHOICE:
+            out[param.name] = data.draw(st.sampled_from(param.choices))
+        else:
+            low = param.minimum if param.minimum is not None else 0
+            high = param.maximum if param.maximum is not None else low + 5
+            out[param.name] = data.draw(st.integers(low, min(high, low + 5)))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(ACTIONS)), st.data())
+def test_every_action_with_random_parameters_agrees_with_brute_force(
+    name: str, data: st.DataObject
+) -> None:
     action = ACTIONS[name]
-    full = action.complete_params(params)  # type: ignore[arg-type]
-    best = 1.0
-    for _ in range(3):
-        began = time.perf_counter()
-        result = action.odds(full)
-        best = min(best, time.perf_counter() - began)
-    assert sum(result.headline.values(), Fraction(0)) == 1
-    assert best < 0.05, f"{name} took {best * 1000:.1f} ms"
+    params = _params(action, data)
+    try:
+        request = action.request(params)
+    except RulesError as exc:  # a refused combination names a parameter
+        assert any(p.name in str(exc) for p in action.params)
+        return
+    exact = action.odds(params)
+    assert sum(exact.headline.values(), Fraction(0)) == 1
+    assume(request.dice_count <= 5)
+    brute = enumerate_odds(request, lambda d: action.resolve(params, d))
+    assert {k: v for k, v in exact.headline.items() if v} == brute.headline
+    assert {k: v for k, v in exact.effects.items() if v} == {
+        k: v for k, v in brute.effects.items() if v
+    }
+
+
+# ---------------------------------------------------------------- monotonic: more never hurts
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 20), COVERS, st.booleans())
+def test_adding_an_arab_rifleman_never_lowers_the_chance_of_a_hit(
+    figures: int, cover: str, pinned: bool
+) -> None:
+    fewer = odds("arab-fire", figures=figures, cover=cover, pinned=pinned)
+    more = odds("arab-fire", figures=figures + 1, cover=cover, pinned=pinned)
+    assert more.at_least(1) >= fewer.at_least(1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 15), COVERS, st.sampled_from(["normal", "half", "third"]))
+def test_officers_never_lower_the_chance_of_a_hit(riflemen: int, cover: str, ammo: str) -> None:
+    plain = odds("ffl-fire", riflemen=riflemen, cover=cover, ammo=ammo)
+    led = odds("ffl-fire", riflemen=riflemen, cover=cover, ammo=ammo, sergeant=True, officers=1)
+    assert led.at_least(1) >= plain.at_least(1)
+    pinned = odds("ffl-fire", riflemen=riflemen, cover=cover, ammo=ammo, pinned=True)
+    assert pinned.at_least(1) <= plain.at_least(1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 5), st.sampled_from(["maxim", "artillery"]), COVERS)
+def test_more_crew_never_lowers_a_guns_chance_of_a_hit(lost: int, gun: str, cover: str) -> None:
+    full = 3 if gun == "maxim" else 5
+    crew = max(0, full - lost)
+    fewer = odds(f"{gun}-fire", crew=crew, cover=cover)
+    more = odds(f"{gun}-fire", crew=min(full, crew + 1), cover=cover)
+    assert more.at_least(1) >= fewer.at_least(1)
+
+
+SIDE_BONUSES = [
+    ("leader", "captain"),
+    ("leader", "sergeant"),
+    ("berserk", True),
+    ("hero", True),
+]
+SIDE_PENALTIES = [("pinned", True), ("low_water", True), ("wounded", True), ("gun_crew", True)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(SIDE_BONUSES),
+    st.sampled_from(SIDE_PENALTIES),
+    st.sampled_from(["open", "cover", "loophole"]),
+    st.sampled_from(["Arab", "FFL"]),
+    st.sampled_from(["die", "total"]),
+)
+def test_modifiers_in_your_favour_never_lower_your_chance_to_win(
+    bonus: tuple[str, object],
+    penalty: tuple[str, object],
+    position: str,
+    attacker_side: str,
+    result_from: str,
+) -> None:
+    base: dict[str, int | bool | str] = {
+        "attacker_side": attacker_side,
+        "defender_position": position,
+        "result_from": result_from,
+    }
+
+    def attacker_wins(**extra: object) -> Fraction:
+        o = odds("close-combat", **base, **extra)  # type: ignore[arg-type]
+        won = o.effects.get("attacker_won", Fraction(0))
+        lost = o.effects.get("defender_won", Fraction(0))
+        return won / (won + lost)  # ties are rolled again
+
+    plain = attacker_wins()
+    key, value = bonus
+    if key == "leader" and attacker_side == "Arab":
+        value = "mounted" if value == "captain" else "tribal"
+    assert attacker_wins(**{f"attacker_{key}": value}) >= plain
+    assert attacker_wins(**{f"defender_{key}": value}) <= plain
+    key, value = penalty
+    assert attacker_wins(**{f"attacker_{key}": value}) <= plain
+    assert attacker_wins(**{f"defender_{key}": value}) >= plain
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(25, 90), st.integers(0, 4), st.booleans(), st.booleans())
+def test_each_resolve_bonus_never_lowers_the_chance_to_stay(
+    casualties: int, points: int, inside: bool, oasis: bool
+) -> None:
+    def stays(**extra: int | bool) -> Fraction:
+        o = odds("arab-resolve", casualties=casualties, **extra)
+        return 1 - o.effects.get("resolve_failed", Fraction(0))
+
+    plain = stays(command_points=points, inside_fort=inside, oasis=oasis)
+    assert stays(command_points=points + 1, inside_fort=inside, oasis=oasis) >= plain
+    assert stays(command_points=points, inside_fort=True, oasis=oasis) >= plain
+    assert stays(command_points=points, inside_fort=inside, oasis=True) >= plain
+    more_losses = odds("arab-resolve", casualties=casualties + 10, command_points=points)
+    fewer = odds("arab-resolve", casualties=casualties, command_points=points)
+    assert more_losses.effects.get("resolve_failed", 0) >= fewer.effects.get("resolve_failed", 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.booleans(), st.booleans(), st.sampled_from(["reroll", "sentry", "sneakers"]))
+def test_sentry_bonuses_never_lower_the_chance_to_spot(
+    outside: bool, hooks: bool, tie: str
+) -> None:
+    def spotted(**extra: bool) -> Fraction:
+        o = odds("sentry-roll", outside_fort=outside, grappling_hooks=hooks, tie=tie, **extra)
+        return o.effects.get("spotted", Fraction(0))
+
+    plain = spotted()
+    assert spotted(patrols=True) >= plain
+    assert spotted(previous_attempt=True) >= plain
+    assert spotted(patrols=True, previous_attempt=True) >= spotted(patrols=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["Arab", "FFL"]),
+    st.sampled_from(["foot", "mounted"]),
+    st.sampled_from(["move", "charge"]),
+    st.booleans(),
+)
+def test_a_leader_never_shortens_the_move(side: str, kind: str, mode: str, pinned: bool) -> None:
+    without = odds("move", side=side, kind=kind, mode=mode, pinned=pinned)
+    led = odds("move", side=side, kind=kind, mode=mode, pinned=pinned, leader=True)
+    assert led.mean() >= without.mean()
+    assert led.effects.get("recovered", 0) >= without.effects.get("recovered", 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 12), st.integers(1, 12), st.integers(0, 12), st.data())
+def test_wounds_never_kill_more_than_were_hit(
+    hits: int, figures: int, wounded: int, data: st.DataObject
+) -> None:
+    hits = min(hits, figures)
+    wounded = min(wounded, figures)
+    action = ACTIONS["wound-check"]
+    params = action.complete_params({"hits": hits, "figures": figures, "already_wounded": wounded})
+    n = action.request(params).dice_count
+    dice = data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
+    assert 0 <= action.resolve(params, dice).headline <= hits

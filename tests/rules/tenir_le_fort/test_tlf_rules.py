@@ -185,11 +185,12 @@ def test_mounted_leader_units_cannot_be_pinned() -> None:
 def test_ffl_stationary_one_die_per_rifleman_plus_officers() -> None:
     assert dice_count("ffl-fire", riflemen=6) == 6
     assert dice_count("ffl-fire", riflemen=6, sergeant=True) == 7
-    assert dice_count("ffl-fire", riflemen=6, officer=True) == 8
+    assert dice_count("ffl-fire", riflemen=6, officers=1) == 8
+    assert dice_count("ffl-fire", riflemen=6, sergeant=True, officers=2) == 11
 
 
 def test_ffl_moving_one_die_per_two_riflemen_without_officer_bonus() -> None:
-    assert dice_count("ffl-fire", riflemen=7, mode="moving", sergeant=True, officer=True) == 3
+    assert dice_count("ffl-fire", riflemen=7, mode="moving", sergeant=True, officers=1) == 3
 
 
 def test_wounded_riflemen_hit_only_on_6() -> None:
@@ -324,18 +325,20 @@ def test_hero_ignores_wounds_but_not_death() -> None:
 
 
 def test_high_total_wins() -> None:
-    assert run("close-combat", [5, 3]).headline == 1
-    assert run("close-combat", [2, 3]).headline == 2
+    out = run("close-combat", [5, 3])
+    assert out.headline == 1 and "attacker_won" in out.effects
+    out = run("close-combat", [2, 3])
+    assert out.headline == 0 and "defender_won" in out.effects
 
 
 def test_ties_are_rolled_again() -> None:
     out = run("close-combat", [4, 4])
-    assert out.headline == 0 and "tie" in out.effects
+    assert out.headline == 0 and out.effects == {"tie"}
 
 
 def test_modifiers_change_the_winner() -> None:
     out = run("close-combat", [4, 3], defender_position="loophole")
-    assert out.headline == 2
+    assert "defender_won" in out.effects
 
 
 def test_arab_loser_killed_on_1_3_falls_back_on_4_6() -> None:
@@ -366,7 +369,7 @@ def test_wounded_legionnaire_wounded_again_dies() -> None:
 
 def test_hero_in_close_combat_gets_2_and_ignores_wounds() -> None:
     out = run("close-combat", [4, 2], defender_hero=True)
-    assert out.headline == 0  # 4 against 2+2: a tie
+    assert "tie" in out.effects  # 4 against 2+2
     out = run("close-combat", [5, 2], defender_hero=True)
     assert "wounded" not in out.effects and "fell_back" in out.effects
 
@@ -378,7 +381,7 @@ def test_option_result_from_total() -> None:
 
 
 def test_gun_crew_fight_at_minus_one() -> None:
-    assert run("close-combat", [3, 3], defender_gun_crew=True).headline == 1
+    assert "attacker_won" in run("close-combat", [3, 3], defender_gun_crew=True).effects
 
 
 # ------------------------------------------------------------------ resolve, relief, sabotage
@@ -410,3 +413,14 @@ def test_ladder_climb_wall_clear_puts_2d6_figures_up() -> None:
 def test_next_attack_day_roll() -> None:
     assert run("next-attack-day", [5]).headline == 3
     assert run("next-attack-day", [5], rule="d6").headline == 5
+
+
+def test_a_pinned_gun_crew_recovers_on_a_5_or_6() -> None:
+    assert "recovered" in run("maxim-fire", [5, 1, 1, 2], pinned=True).effects
+    assert "recovered" not in run("maxim-fire", [4, 1, 1, 2], pinned=True).effects
+    assert "recovered" not in run("maxim-fire", [5], bonus_dice=1, pinned=True).effects
+
+
+def test_a_pinned_gun_does_not_move_without_a_5_or_6() -> None:
+    assert run("move-gun", [4, 4], gun="maxim", men=2, pinned=True).headline == 0
+    assert run("move-gun", [5, 4], gun="maxim", men=2, pinned=True).headline == 9

@@ -212,22 +212,36 @@ def test_heavy_cover_save_row(face: int, saved: bool) -> None:
 
 # ------------------------------------------------------------------ movement chart
 
+# (situation, dice rolled, dice kept): kept dice are the highest, their sum is the move
 MOVE_DICE_ROWS = [
-    ({"side": "Arab", "kind": "foot"}, 2),
-    ({"side": "Arab", "kind": "mounted"}, 4),
-    ({"side": "Arab", "kind": "foot", "leader": True}, 3),
-    ({"side": "FFL", "kind": "foot", "leader": True}, 3),
-    ({"side": "FFL", "kind": "foot", "mode": "move_and_fire", "leader": True}, 2),
-    ({"side": "FFL", "kind": "foot", "mode": "move_and_fire"}, 1),
-    ({"side": "Arab", "kind": "foot", "mode": "charge"}, 3),
-    ({"side": "Arab", "kind": "foot", "mode": "charge", "berserk": True}, 4),
+    ({"side": "Arab", "kind": "foot"}, 2, 2),
+    ({"side": "Arab", "kind": "mounted"}, 4, 4),
+    ({"side": "Arab", "kind": "foot", "leader": True}, 3, 2),
+    ({"side": "Arab", "kind": "mounted", "leader": True}, 5, 4),
+    ({"side": "FFL", "kind": "foot", "leader": True}, 3, 2),
+    ({"side": "FFL", "kind": "foot"}, 2, 1),
+    ({"side": "FFL", "kind": "foot", "leader": True, "carrying": True}, 3, 1),
+    ({"side": "FFL", "kind": "foot", "carrying": True}, 2, 1),
+    ({"side": "FFL", "kind": "foot", "mode": "move_and_fire", "leader": True}, 2, 1),
+    ({"side": "FFL", "kind": "foot", "mode": "move_and_fire"}, 1, 1),
+    ({"side": "Arab", "kind": "foot", "mode": "charge"}, 3, 3),
+    ({"side": "Arab", "kind": "foot", "mode": "charge", "leader": True}, 4, 3),
+    ({"side": "FFL", "kind": "foot", "mode": "charge", "leader": True}, 4, 3),
+    ({"side": "Arab", "kind": "mounted", "mode": "charge"}, 5, 5),
+    ({"side": "Arab", "kind": "foot", "mode": "counter_charge"}, 3, 3),
+    ({"side": "Arab", "kind": "foot", "mode": "charge", "berserk": True}, 4, 4),
+    ({"side": "Arab", "kind": "foot", "berserk": True}, 3, 3),
 ]
 
 
-@pytest.mark.parametrize(("params", "dice"), MOVE_DICE_ROWS)
-def test_movement_dice_row(params: dict[str, object], dice: int) -> None:
+@pytest.mark.parametrize(("params", "dice", "kept"), MOVE_DICE_ROWS)
+def test_movement_dice_row(params: dict[str, object], dice: int, kept: int) -> None:
     action = ACTIONS["move"]
-    assert action.request(action.complete_params(params)).dice_count == dice  # type: ignore[arg-type]
+    full = action.complete_params(params)  # type: ignore[arg-type]
+    assert action.request(full).dice_count == dice
+    # dice 1, 2, 3...: the kept highest sum to the move
+    roll = list(range(1, dice + 1))
+    assert action.resolve(full, roll).headline == sum(roll[dice - kept :])
 
 
 GUN_MOVE_ROWS = [
@@ -323,10 +337,12 @@ def test_command_points_roll(die: int, halved: bool, points: int) -> None:
 SENTRY_MOD_ROWS = [
     ({"patrols": True}, 1, 0),
     ({"previous_attempt": True}, 2, 0),
+    ({"patrols": True, "previous_attempt": True}, 3, 0),
     ({"sentry_side": "Arab", "previous_attempt": True}, 2, 0),
     ({"sentry_side": "Arab", "patrols": True}, 0, 0),  # patrols are an FFL precaution
     ({"outside_fort": True}, 0, 1),
     ({"grappling_hooks": True}, 0, 1),
+    ({"outside_fort": True, "grappling_hooks": True}, 0, 2),
 ]
 
 
@@ -342,9 +358,7 @@ def test_sentry_modifier_row(params: dict[str, object], sentry: int, sneak: int)
 
 DYNAMITE_ROWS = [
     (2, 0, {"premature", "killed"}),
-    (3, 3, set()),
-    (7, 7, set()),
-    (11, 11, set()),
+    *((total, total, set()) for total in range(3, 12)),
     (12, 0, {"dud"}),
 ]
 
@@ -365,3 +379,166 @@ def test_gate_falls_to_seven_points() -> None:
     assert "gate_destroyed" in out.effects
     out = action.resolve(action.complete_params({"target": "gate", "gate_damage": 3}), [1, 2])
     assert "gate_destroyed" not in out.effects
+
+
+@pytest.mark.parametrize(
+    ("damage", "total", "destroyed"),
+    [(0, 6, False), (0, 7, True), (3, 4, True), (5, 2, False), (5, 3, True), (6, 12, False)],
+)
+def test_gate_damage_row(damage: int, total: int, destroyed: bool) -> None:
+    action = ACTIONS["dynamite"]
+    dice = [1, total - 1] if total <= 7 else [6, total - 6]
+    out = action.resolve(action.complete_params({"target": "gate", "gate_damage": damage}), dice)
+    assert ("gate_destroyed" in out.effects) is destroyed
+
+
+@pytest.mark.parametrize(("total", "broken"), [(t_, t_ % 2 == 1) for t_ in range(3, 12)])
+def test_dynamite_odd_result_breaks_the_ladder_row(total: int, broken: bool) -> None:
+    action = ACTIONS["dynamite"]
+    dice = [1, total - 1] if total <= 7 else [6, total - 6]
+    for use in ("thrown", "mine"):
+        out = action.resolve(action.complete_params({"use": use, "ladder": True}), dice)
+        assert ("ladder_destroyed" in out.effects) is broken
+
+
+# ------------------------------------------------------------------ firing dice (FFL and Arab)
+
+# (params, dice): stationary 1 per rifleman + officers; moving 1 per 2; pistols 2 each
+FFL_FIRING_DICE_ROWS = [
+    ({"riflemen": 6}, 6),
+    ({"riflemen": 6, "sergeant": True}, 7),
+    ({"riflemen": 6, "officers": 1}, 8),
+    ({"riflemen": 6, "sergeant": True, "officers": 2}, 11),
+    ({"riflemen": 7, "mode": "moving"}, 3),
+    ({"riflemen": 7, "mode": "moving", "sergeant": True, "officers": 1}, 3),
+    ({"riflemen": 6, "pistols": 2}, 10),
+    ({"riflemen": 6, "pinned": True}, 3),
+    ({"riflemen": 7, "sergeant": True, "pinned": True, "ammo": "half"}, 2),
+    ({"riflemen": 6, "ammo": "half"}, 3),
+    ({"riflemen": 7, "ammo": "third"}, 2),
+]
+
+
+@pytest.mark.parametrize(("params", "dice"), FFL_FIRING_DICE_ROWS)
+def test_ffl_firing_dice_row(params: dict[str, object], dice: int) -> None:
+    action = ACTIONS["ffl-fire"]
+    assert action.request(action.complete_params(params)).dice_count == dice  # type: ignore[arg-type]
+
+
+ARAB_FIRING_DICE_ROWS = [
+    ({"figures": 3}, 3),
+    ({"figures": 6}, 6),
+    ({"figures": 40}, 6),
+    ({"figures": 40, "pinned": True}, 3),
+    ({"figures": 5, "pinned": True}, 2),
+    ({"figures": 12, "pistols": 1}, 8),
+]
+
+
+@pytest.mark.parametrize(("params", "dice"), ARAB_FIRING_DICE_ROWS)
+def test_arab_firing_dice_row(params: dict[str, object], dice: int) -> None:
+    action = ACTIONS["arab-fire"]
+    assert action.request(action.complete_params(params)).dice_count == dice  # type: ignore[arg-type]
+
+
+# (gun, crew left, ammo, dice): half the crew or more lost halves; low ammunition too
+GUN_CREW_ROWS = [
+    ("maxim", 3, "normal", 8),
+    ("maxim", 2, "normal", 8),
+    ("maxim", 1, "normal", 4),
+    ("maxim", 0, "normal", 0),
+    ("maxim", 3, "half", 4),
+    ("maxim", 1, "half", 2),
+    ("maxim", 3, "third", 0),
+    ("artillery", 5, "normal", 8),
+    ("artillery", 3, "normal", 8),
+    ("artillery", 2, "normal", 4),
+    ("artillery", 1, "normal", 4),
+    ("artillery", 5, "half", 4),
+    ("artillery", 5, "third", 0),
+]
+# a pinned crew fires at half too, before the other halvings
+GUN_PINNED_ROWS = [("maxim", 3, 4), ("maxim", 1, 2), ("artillery", 5, 4), ("artillery", 2, 2)]
+
+
+@pytest.mark.parametrize(("gun", "crew", "dice"), GUN_PINNED_ROWS)
+def test_pinned_gun_crew_row(gun: str, crew: int, dice: int) -> None:
+    action = ACTIONS[f"{gun}-fire"]
+    params = action.complete_params({"crew": crew, "pinned": True})
+    assert action.request(params).dice_count == dice
+
+
+@pytest.mark.parametrize(("gun", "crew", "ammo", "dice"), GUN_CREW_ROWS)
+def test_gun_crew_and_ammunition_row(gun: str, crew: int, ammo: str, dice: int) -> None:
+    action = ACTIONS[f"{gun}-fire"]
+    params = action.complete_params({"crew": crew, "ammo": ammo})
+    assert action.request(params).dice_count == dice
+
+
+# ------------------------------------------------------------------ close combat through the action
+
+# (parameter, value, side it modifies, modifier)
+CC_PARAM_ROWS = [
+    ("attacker_leader", "mounted", "attacker", 2),
+    ("attacker_leader", "tribal", "attacker", 1),
+    ("defender_leader", "captain", "defender", 2),
+    ("defender_leader", "lieutenant", "defender", 2),
+    ("defender_leader", "sergeant", "defender", 1),
+    ("defender_hero", True, "defender", 2),
+    ("attacker_berserk", True, "attacker", 1),
+    ("defender_position", "cover", "defender", 1),
+    ("defender_position", "loophole", "defender", 2),
+    ("attacker_pinned", True, "attacker", -1),
+    ("defender_low_water", True, "defender", -1),
+    ("defender_wounded", True, "defender", -1),
+    ("attacker_gun_crew", True, "attacker", -1),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "who", "modifier"), CC_PARAM_ROWS)
+def test_close_combat_modifier_through_the_action(
+    name: str, value: object, who: str, modifier: int
+) -> None:
+    from companion.rules.tenir_le_fort.close_combat import bout_from_params
+
+    params = ACTIONS["close-combat"].complete_params({name: value})  # type: ignore[dict-item]
+    bout = bout_from_params(params)
+    fighter = bout.attacker if who == "attacker" else bout.defender
+    assert fighter.modifier == modifier
+
+
+@pytest.mark.parametrize(("side", "die", "result"), LOSER_ROWS)
+def test_close_combat_loser_row_through_the_action(side: str, die: int, result: str) -> None:
+    # the loser is the defender: the attacker rolls a 6 and the other side defends
+    attacker = "FFL" if side == "Arab" else "Arab"
+    action = ACTIONS["close-combat"]
+    out = action.resolve(action.complete_params({"attacker_side": attacker}), [6, die])
+    if die == 6:
+        assert "tie" in out.effects
+        return
+    assert result.replace(" ", "_") in out.effects
+    assert ("pinned" in out.effects) is (result != "killed")
+
+
+# ------------------------------------------------------------------ next attack (no chart: option)
+
+NEXT_ATTACK_ROWS = [(1, 1, 1), (2, 1, 2), (3, 2, 3), (4, 2, 4), (5, 3, 5), (6, 3, 6)]
+
+
+@pytest.mark.parametrize(("die", "half", "whole"), NEXT_ATTACK_ROWS)
+def test_next_attack_day_row(die: int, half: int, whole: int) -> None:
+    action = ACTIONS["next-attack-day"]
+    assert action.resolve(action.complete_params({}), [die]).headline == half
+    assert action.resolve(action.complete_params({"rule": "d6"}), [die]).headline == whole
+
+
+# ------------------------------------------------------------------ sentries: Arab-only sneaking
+
+
+@pytest.mark.parametrize("name", ["outside_fort", "grappling_hooks"])
+def test_ffl_parties_get_no_sneaking_modifier(name: str) -> None:
+    from companion.rules.core import RulesError
+
+    action = ACTIONS["sentry-roll"]
+    with pytest.raises(RulesError, match="only Arab parties"):
+        action.request(action.complete_params({"sentry_side": "Arab", name: True}))
