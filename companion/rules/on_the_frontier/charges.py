@@ -29,6 +29,8 @@ from companion.rules.on_the_frontier.params import (
 )
 from companion.rules.on_the_frontier.shooting import ODD_FIGURE_READINGS, dice_for_figures
 
+ARTILLERY_DICE_READINGS: tuple[str, ...] = ("per_gunner", "per_gun")
+
 
 def charge_modifier(
     kind: str, shock: bool, enemy_in_cover: bool, enemy_in_square: bool
@@ -61,14 +63,34 @@ CHARGE_PARAMS = (
         choices=ODD_FIGURE_READINGS,
     ),
     Param("natural_six", ParamKind.BOOL, "a natural 6 always hits", False),
+    Param(
+        "artillery_dice",
+        ParamKind.CHOICE,
+        "guns: a die per gunner or per gun's crew",
+        "per_gunner",
+        choices=ARTILLERY_DICE_READINGS,
+    ),
+    Param("guns", ParamKind.INT, "guns in the unit (with artillery_dice=per_gun)", 1, 1, 60),
 )
+
+
+def contact_dice(kind: str, figures: int, odd_figures: str, artillery_dice: str, guns: int) -> int:
+    """Dice for the figures in contact; with the per-gun reading a gun's crew rolls one die
+    as long as one of its gunners stands."""
+    if kind == "artillery" and artillery_dice == "per_gun":
+        return min(guns, figures)
+    return dice_for_figures(figures, tables.charge_row(kind).figures_per_die, odd_figures)
 
 
 def _charge_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, ...]]:
     kind = str_param(params, "kind")
     row = tables.charge_row(kind)
-    dice = dice_for_figures(
-        int_param(params, "figures"), row.figures_per_die, str_param(params, "odd_figures")
+    dice = contact_dice(
+        kind,
+        int_param(params, "figures"),
+        str_param(params, "odd_figures"),
+        str_param(params, "artillery_dice"),
+        int_param(params, "guns"),
     )
     modifier, reasons = charge_modifier(
         kind,
@@ -77,6 +99,8 @@ def _charge_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, 
         bool_param(params, "enemy_in_square"),
     )
     faces = hit_faces(row.hit_on, modifier, bool_param(params, "natural_six"))
+    if kind == "artillery" and str_param(params, "artillery_dice") == "per_gun":
+        reasons = (f"a die per gun's crew ({int_param(params, 'guns')} guns)", *reasons)
     return dice, modifier, faces, reasons
 
 
@@ -113,9 +137,9 @@ def charge_odds(params: Params) -> Odds:
 CHARGE_DICE = Action(
     name="charge-dice",
     title="Charge resolution dice",
-    help="One side's dice in contact: 1 per 2 infantry (both ranks), 1 per gunner, 1 per "
-    "horseman; 5-6 hit; +1 shock troops, -1 enemy in cover/obstacle/uphill, "
-    "-1 cavalry against a square.",
+    help="One side's dice in contact: 1 per 2 infantry (both ranks), 1 per gunner (or per "
+    "gun: artillery_dice=per_gun), 1 per horseman; 5-6 hit; +1 shock troops, "
+    "-1 enemy in cover/obstacle/uphill, -1 cavalry against a square.",
     params=CHARGE_PARAMS,
     request=charge_request,
     resolve=charge_resolve,
@@ -124,6 +148,7 @@ CHARGE_DICE = Action(
         {"kind": "infantry", "figures": 8},
         {"kind": "cavalry", "figures": 4, "shock": True, "enemy_in_square": True},
         {"kind": "artillery", "figures": 3, "enemy_in_cover": True},
+        {"kind": "artillery", "figures": 8, "artillery_dice": "per_gun", "guns": 2},
     ),
 )
 
@@ -175,7 +200,7 @@ def come_on_odds(params: Params) -> Odds:
 COME_ON = Action(
     name="come-on",
     title="Come On!",
-    help="A commander with a unit in contact must roll: 5-6 cancels a hit taken or "
+    help="The commander leading a unit in contact has to roll: 5-6 cancels a hit taken or "
     "inflicts one more, 1 hits the commander (replaced at the end of the next turn).",
     params=(Param("use", ParamKind.CHOICE, "what a 5-6 does", "cancel", choices=COME_ON_USES),),
     request=come_on_request,

@@ -63,6 +63,7 @@ class Force:
     superior: bool = False
     ranks: int = 1
     engineers: bool = False
+    guns: int = 1  # artillery: guns in the unit, for the per-gun reading of contact dice
     joined: str = ""  # a commander unit that has joined this unit (Follow Me!)
 
     @property
@@ -197,6 +198,7 @@ def start(scenario: Scenario) -> GameState:
                 superior=bool(traits.get("superior_firepower", False)),
                 ranks=int(str(traits.get("ranks", 1))),
                 engineers=bool(traits.get("engineers", False)),
+                guns=int(str(traits.get("guns", 1))),
             )
         )
     return GameState(
@@ -441,6 +443,8 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
                 "enemy_in_square": square,
                 "odd_figures": opts.odd_figure_dice,
                 "natural_six": opts.natural_six_always_hits,
+                "artillery_dice": opts.artillery_contact_dice,
+                "guns": me.guns,
             }
         )
     if stage in ("come_on_attacker_roll", "come_on_defender_roll"):
@@ -801,10 +805,13 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         return _prefix(_after_come_on(state, attacking), (line,), cues)
     if stage == "work_roll":
         f = state.force(ctx.actor)
-        # every 6 points finishes one task of that kind; the rest stays on the next one
+        # every 6 points finishes one task of that kind; the rest stays on the next one,
+        # unless the scenario reads the surplus as wasted
         finished, left = divmod(
             state.work_points(f.side, ctx.task) + outcome.headline, tables.ENGINEERING_TASK_POINTS
         )
+        if finished and state.options.engineering_surplus == "lost":
+            finished, left = 1, 0
         work = tuple(w for w in state.work if (w[0], w[1]) != (f.side, ctx.task))
         if left:
             work = (*work, (f.side, ctx.task, left))
@@ -964,13 +971,18 @@ def _melee_rolled(state: GameState, attacking: bool, hits: int) -> _Result:
         line = f"{ctx.actor} in contact: {hits} hits on {ctx.target}"
         state = replace(state, ctx=replace(ctx, defender_took=hits))
         if ctx.pursuit and defender.routed:
-            return _prefix(_after_come_on(state, False), (line,))
+            # routers roll nothing back, but the pursuer's commander must still roll Come On!
+            return _come_on_then_result(state, (line,))
         return _Result(_to(state, "melee_defender_roll"), (line,))
     line = f"{ctx.target} in contact: {hits} hits on {ctx.actor}"
-    state = replace(state, ctx=replace(ctx, attacker_took=hits))
-    if state.force(ctx.actor).has_leader:
-        return _Result(_to(state, "come_on_attacker_roll"), (line,))
-    return _prefix(_after_come_on(state, True), (line,))
+    return _come_on_then_result(replace(state, ctx=replace(ctx, attacker_took=hits)), (line,))
+
+
+def _come_on_then_result(state: GameState, lines: tuple[str, ...]) -> _Result:
+    """The contact dice are in: Come On! for the attacker's commander, then the defender's."""
+    if state.force(state.ctx.actor).has_leader:
+        return _Result(_to(state, "come_on_attacker_roll"), lines)
+    return _prefix(_after_come_on(state, True), lines)
 
 
 def _come_on_used(state: GameState, attacking: bool, key: str) -> _Result:

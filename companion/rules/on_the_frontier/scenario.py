@@ -51,6 +51,20 @@ OPTIONS: tuple[RuleOption, ...] = (
         "after_hits",
         ("after_hits", "before_hits"),
     ),
+    RuleOption(
+        "artillery_contact_dice",
+        "Guns in a charge: a die for every gunner standing (per_gunner) or a die for each "
+        "gun's crew, however many of them stand (per_gun; the unit's `guns` trait, default 1).",
+        "per_gunner",
+        ("per_gunner", "per_gun"),
+    ),
+    RuleOption(
+        "engineering_surplus",
+        "Work points beyond the 6 that finish a task: kept towards the next task of the same "
+        "kind (carries) or wasted (lost).",
+        "carries",
+        ("carries", "lost"),
+    ),
 )
 
 MELEE_WEAPONS: tuple[str, ...] = ("bayonet", "sword", "lance", "spear", "club", "none")
@@ -61,6 +75,7 @@ UNIT_TRAITS: tuple[str, ...] = (
     "superior_firepower",
     "ranks",
     "engineers",
+    "guns",
 )
 MAX_FIGURES = 60
 
@@ -73,6 +88,8 @@ class Options:
     held_fire_volley_at_chargers: bool = True
     hold_fire_kinds: str = "infantry_and_skirmishers"
     shaken_rout_check: str = "after_hits"
+    artillery_contact_dice: str = "per_gunner"
+    engineering_surplus: str = "carries"
 
 
 def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
@@ -93,9 +110,12 @@ def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
     volley = values["held_fire_volley_at_chargers"]
     hold = values["hold_fire_kinds"]
     rout = values["shaken_rout_check"]
+    guns = values["artillery_contact_dice"]
+    surplus = values["engineering_surplus"]
     assert isinstance(odd, str) and isinstance(hold, str) and isinstance(rout, str)
+    assert isinstance(guns, str) and isinstance(surplus, str)
     assert isinstance(six, bool) and isinstance(stack, bool) and isinstance(volley, bool)
-    return Options(odd, six, stack, volley, hold, rout)
+    return Options(odd, six, stack, volley, hold, rout, guns, surplus)
 
 
 def _fail(unit: str, field: str, problem: str) -> ScenarioError:
@@ -158,6 +178,13 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
         raise _fail(name, "traits.ranks", f"{ranks!r} is not allowed; use 1 or 2")
     if ranks == 2 and kind == "artillery":
         raise _fail(name, "traits.ranks", "guns are not drawn up in ranks; every gunner counts")
+    if "guns" in traits_raw and kind != "artillery":
+        raise _fail(name, "traits.guns", "only kind = 'artillery' has guns")
+    guns = traits_raw.get("guns", 1)
+    if isinstance(guns, bool) or not isinstance(guns, int) or not 1 <= guns <= figures:
+        raise _fail(
+            name, "traits.guns", f"{guns!r} is not allowed; use a whole number 1..{figures}"
+        )
     if traits_raw.get("engineers") and kind not in tables.FOOT_KINDS:
         raise _fail(
             name, "traits.engineers", f"only foot ({', '.join(sorted(tables.FOOT_KINDS))}) dig"

@@ -217,7 +217,7 @@ def steady_odds(params: Params) -> Odds:
 STEADY = Action(
     name="steady",
     title="Steady!",
-    help="A commander with a unit that took hits from shooting may roll: 5-6 cancels "
+    help="The commander leading a unit hit by shooting may roll: 5-6 cancels "
     "a hit, 1 hits the commander (replaced at the end of the next turn).",
     params=(Param("hits_taken", ParamKind.INT, "hits the unit took from the volley", 1, 1, 60),),
     request=steady_request,

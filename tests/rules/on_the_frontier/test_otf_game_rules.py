@@ -327,3 +327,80 @@ def test_two_ranks_shoot_with_the_front_rank_but_fight_with_both() -> None:
     )
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.dice_count == 4
+
+
+def test_a_pursuing_commander_still_rolls_come_on_against_routers() -> None:
+    lancers = unit("Lancers", "Blue", "cavalry", 4, "lance", leader="Capt L")
+    state, log = play(
+        new_game(lancers),
+        BLUE_FIRST,
+        "unit:Lancers",
+        "charge",
+        "target:Muskets",
+        "no",
+        [3],
+        "no",  # no Follow Me! reroll
+        "yes",
+        "done",
+        "done",
+        "none",
+        "no",  # no square
+        [6, 6, 6, 6],  # the Muskets drop to 2 of 6
+        [1, 1, 1],
+        [3],  # Come On!: no effect
+        "yes",  # pursue the routers
+        [5, 1, 1, 1],  # one hit on the runaways
+    )
+    assert "defender lost: shaken, it routs" in log
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.startswith("Come On!")
+    state, log = play(state, [6], "inflict")
+    assert "Come On!: Lancers inflicts a hit" in log
+    assert "Lancers cuts down 2 of the routed Muskets" in log
+    assert state.force("Muskets").removed == 6
+
+
+@pytest.mark.parametrize(
+    ("reading", "guns", "gun_dice"),
+    [("per_gunner", 1, 4), ("per_gun", 1, 1), ("per_gun", 2, 2)],
+)
+def test_guns_in_contact_roll_per_gunner_or_per_gun(reading: str, guns: int, gun_dice: int) -> None:
+    gun = unit("Gun", "Blue", "artillery", 4, "artillery", traits={"guns": guns})
+    state, _ = play(
+        new_game(gun, options={"artillery_contact_dice": reading}),
+        RED_FIRST,
+        "unit:Warband",
+        "charge",
+        "target:Gun",
+        "no",
+        [3],
+        "no",  # no Follow Me! reroll
+        "yes",
+        "done",
+        "done",
+        "none",
+        [1, 1, 1, 1],  # 8 tribesmen: 4 dice, no hits
+    )
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.dice_count == gun_dice
+
+
+@pytest.mark.parametrize(
+    ("reading", "line", "left"),
+    [
+        ("carries", "Pioneers completes: build 3 inches of redoubt (x2); 5/6 towards the next", 5),
+        ("lost", "Pioneers completes: build 3 inches of redoubt", 0),
+    ],
+)
+def test_work_beyond_a_finished_task_carries_or_is_lost(reading: str, line: str, left: int) -> None:
+    pioneers = unit("Pioneers", "Blue", "infantry", 12, "rifle", traits={"engineers": True})
+    state, log = play(
+        new_game(pioneers, engineering=True, options={"engineering_surplus": reading}),
+        BLUE_FIRST,
+        "unit:Pioneers",
+        "work",
+        "task:redoubt",
+        [6, 6, 5],  # 12 figures: 3 dice, 17 points
+    )
+    assert log[-1] == line
+    assert state.work_points("Blue", "redoubt") == left

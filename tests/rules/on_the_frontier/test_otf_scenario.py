@@ -51,6 +51,20 @@ Change = Callable[[dict[str, Any]], object]
             ),
             ["Gun", "traits.ranks"],
         ),
+        (lambda d: d["units"][1].update(traits={"guns": 1}), ["Horse", "traits.guns"]),
+        (
+            lambda d: d["units"].append(
+                {
+                    "name": "Gun",
+                    "side": "Blue",
+                    "kind": "artillery",
+                    "figures": 4,
+                    "weapons": ["artillery"],
+                    "traits": {"guns": 5},
+                }
+            ),
+            ["Gun", "traits.guns", "1..4"],
+        ),
         (lambda d: d.update(setup={}), ["turn_limit"]),
         (lambda d: d["setup"].update(engineering=["Green"]), ["engineering", "Blue, Red"]),
         (lambda d: d["setup"].update(engineering="yes"), ["engineering"]),
@@ -66,6 +80,11 @@ Change = Callable[[dict[str, Any]], object]
         (lambda d: d.update(options={"shaken_rout_check": True}), ["shaken_rout_check"]),
         (lambda d: d.update(options={"natural_six_always_hits": 1}), ["natural_six_always_hits"]),
         (lambda d: d.update(options={"nope": True}), ["nope"]),
+        (
+            lambda d: d.update(options={"artillery_contact_dice": "per_crewman"}),
+            ["artillery_contact_dice", "per_gun"],
+        ),
+        (lambda d: d.update(options={"engineering_surplus": False}), ["engineering_surplus"]),
     ],
 )
 def test_bad_scenarios_name_unit_and_field(change: Change, words: list[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rules.on_the_frontier import tables
-from companion.rules.on_the_frontier.charges import charge_modifier
+from companion.rules.on_the_frontier.charges import charge_modifier, contact_dice
 from companion.rules.on_the_frontier.movement import move_inches, move_penalty
 from companion.rules.on_the_frontier.params import hit_faces
 from companion.rules.on_the_frontier.rally import rally_faces, rally_modifier
@@ -260,3 +260,22 @@ def test_hit_faces_row(hit_on: int, modifier: int, natural_six: bool, faces: set
 def test_engineering_task_row(task: str, points: int) -> None:
     assert task in dict(tables.ENGINEERING_TASKS)
     assert points == tables.ENGINEERING_TASK_POINTS
+
+
+@pytest.mark.parametrize(
+    ("kind", "figures", "odd", "artillery_dice", "guns", "dice"),
+    [
+        ("artillery", 4, "round_down", "per_gunner", 1, 4),  # a die per gunner
+        ("artillery", 3, "round_down", "per_gunner", 1, 3),
+        ("artillery", 4, "round_down", "per_gun", 1, 1),  # a die per gun's crew
+        ("artillery", 8, "round_down", "per_gun", 2, 2),
+        ("artillery", 1, "round_down", "per_gun", 2, 1),  # one gunner works one gun
+        ("infantry", 7, "round_down", "per_gun", 2, 3),  # the reading is for guns only
+        ("infantry", 7, "round_up", "per_gunner", 1, 4),
+        ("cavalry", 3, "round_down", "per_gun", 1, 3),
+    ],
+)
+def test_contact_dice(
+    kind: str, figures: int, odd: str, artillery_dice: str, guns: int, dice: int
+) -> None:
+    assert contact_dice(kind, figures, odd, artillery_dice, guns) == dice
