@@ -27,8 +27,7 @@ import logging
 import queue
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass, field, replace
 
 from companion.rules.core import (
     AwaitChip,
@@ -37,7 +36,6 @@ from companion.rules.core import (
     DiceGroup,
     DieKind,
     GameOver,
-    Odds,
     Outcome,
     Rolled,
     RollRequest,
@@ -54,8 +52,27 @@ from companion.session.events import (
     Undone,
 )
 from companion.session.session import GameSession
-from companion.ui.screens import Screen, render
+from companion.ui.screens import Screen, layout
 from companion.ui.tunes import pick_tune, tunes_for
+from companion.ui.wording import (
+    capital,
+    categories,
+    category_name,
+    check_title,
+    counted,
+    dice_text,
+    faces,
+    first_fitting,
+    headline,
+    next_hint,
+    odds_line,
+    ordinal,
+    pretty,
+    rest_of,
+    topic,
+    where_on_tray,
+    yes_no,
+)
 
 log = logging.getLogger(__name__)
 
@@ -102,22 +119,15 @@ class DeviceBack:
 BoxInput = ButtonPressed | TagSeen | DiceSeen | DeviceFault | DeviceBack
 
 FALLBACKS = {
-    "camera": "Enter dice by hand: hold SEL, Enter dice.",
-    "chip reader": "Pick chips by hand: hold SEL, Pick chip.",
+    "camera": "Enter the dice by hand: SEL on the roll screen.",
+    "chip reader": "Pick chips by hand: SEL on the draw screen.",
     "display": "The box carries on without it.",
 }
 
-# An AwaitRoll whose reason says this is a check made at the end of a turn or
-# an attack, and the title its screen gets.
-CHECKS = (
-    (re.compile(r"\bresolve\b", re.I), "Resolve check"),
-    (re.compile(r"\bammunition|\bammo\b", re.I), "Ammunition check"),
-    (re.compile(r"\bmorale\b", re.I), "Morale check"),
-    (re.compile(r"\brally\b", re.I), "Rally check"),
-    (re.compile(r"\bend of (the )?(turn|attack)\b|\bafter the attack\b", re.I),
-     "End-of-attack check"),
-)
-
+# After this many refused throws of one roll the box offers manual entry
+# outright: a die that was refused twice is usually going to be refused again
+# (a worn face, a glare), and the table should not wait on the camera.
+REFUSALS_BEFORE_OFFER = 2
 
 # ------------------------------------------------------------- UI state
 
@@ -139,12 +149,16 @@ class UiState:
     mode: str = "normal"  # normal | menu | entry | pick_chip | status
     menu: tuple[tuple[str, str], ...] = ()  # (key, label)
     message: Screen | None = None  # error or warning shown until a button is pressed
+    offer: str | None = None  # what SELECT on the message does: "enter" opens dice entry
     results: list[Screen] = field(default_factory=list)  # outcomes waiting to be read
     entry: Entry | None = None
     partial: list[int] = field(default_factory=list)  # dice read so far for a split throw
     faults: dict[str, str] = field(default_factory=dict)
-    scroll: int = 0  # first line shown on the status and summary pages
+    scroll: int = 0  # first body line shown of `scrolled`
+    scrolled: Screen | None = None  # the page being scrolled; any other page starts at the top
     secret: int | None = None  # the secret roll the secret screen stands for
+    refused: int = 0  # throws refused for the roll waiting now
+    refused_at: int = -1  # journal length when they were counted (a new step resets them)
 
     @property
     def result(self) -> Screen | None:
@@ -177,78 +191,6 @@ def throws(request: RollRequest) -> list[list[int]]:
     return out
 
 
-def dice_text(groups: list[DiceGroup] | tuple[DiceGroup, ...]) -> str:
-    """'4d6 + 1d10' for the headline; percentile dice read 'd%'."""
-    parts = [f"{g.count}{'d%' if g.kind is DieKind.PERCENTILE else g.kind.value}"
-             for g in groups if g.count]
-    return " + ".join(parts) or "no dice"
-
-
-def percent(p: Fraction) -> str:
-    value = float(p) * 100
-    if 0 < value < 1:
-        return "<1%"
-    if 99 < value < 100:
-        return ">99%"
-    return f"{value:.0f}%"
-
-
-def odds_line(odds: Odds | None) -> str:
-    """Headline odds in a few words: 'avg 1.3 hits · 70% 1+ · pinned 12%'."""
-    if odds is None:
-        return ""
-    label = odds.headline_label
-    parts = [f"avg {float(odds.mean()):.1f} {label}".rstrip()]
-    if len(odds.headline) > 1 and min(odds.headline) <= 0 < max(odds.headline):
-        parts.append(f"{percent(odds.at_least(1))} 1+")
-    for name, chance in list(odds.effects.items())[:2]:
-        parts.append(f"{pretty(name)} {percent(chance)}")
-    return ", ".join(parts)
-
-
-def faces(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int]) -> str:
-    """Dice as read on their faces: a percentile tens die 3 reads '30'."""
-    return ", ".join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
-
-
-def pretty(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def headline(outcome: Outcome) -> str:
-    """'3 hits', '1 hit', '13 inches' (the first word of the label agrees)."""
-    label = outcome.headline_label
-    if outcome.headline == 1 and label:
-        word, _, rest = label.partition(" ")
-        if word.endswith("ies"):
-            word = word[:-3] + "y"
-        elif word.endswith(("ches", "shes", "sses")):
-            word = word[:-2]
-        elif word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        label = f"{word} {rest}".strip()
-    return f"{outcome.headline} {label}".strip()
-
-
-def check_title(reason: str) -> str | None:
-    for pattern, title in CHECKS:
-        if pattern.search(reason):
-            return title
-    return None
-
-
-def next_hint(step: Step) -> str:
-    """The next step in a few words, for a result screen's footer."""
-    if isinstance(step, AwaitChip):
-        return "Next: draw a chip"
-    if isinstance(step, AwaitChoice):
-        return f"Next: {step.about or step.prompt}"
-    if isinstance(step, AwaitRoll):
-        kind = check_title(step.request.reason)
-        return f"Next: {kind.lower() if kind else 'roll'} {dice_text(step.request.groups)}"
-    return "Next: game over"
-
-
 class Box:
     def __init__(
         self,
@@ -267,6 +209,8 @@ class Box:
         self.ui = UiState()
         self.inbox: queue.Queue[BoxInput] = queue.Queue()
         self.acknowledged: list[int] = []
+        self._step_of: object = session.record
+        self._step: Step = session.step
 
     # --------------------------------------------------------------- loop
 
@@ -292,7 +236,12 @@ class Box:
 
     @property
     def step(self) -> Step:
-        return self.session.step
+        """The step waiting now. Worked out once per game state: a step carries its
+        exact odds, and the screens ask for it on every button press."""
+        record = self.session.record
+        if self._step_of is not record:
+            self._step_of, self._step = record, self.session.step
+        return self._step
 
     def start(self) -> None:
         self.refresh()
@@ -320,9 +269,9 @@ class Box:
         if tag.chip is None:
             self.error(
                 "Unknown chip",
-                f"Tag {tag.uid[:14]} is not enrolled. Pick the unit by hand.",
+                f"Tag {tag.uid} is not enrolled. Pick the unit by hand.",
                 f"Tag {tag.uid} is not enrolled. Enrol it with 'companion chips enroll' "
-                "or pick the unit by hand (hold SELECT, Pick chip).",
+                "or pick the unit by hand (SELECT on the draw screen).",
             )
             return
         if not isinstance(step, AwaitChip):
@@ -342,13 +291,7 @@ class Box:
             return  # dice rolled for fun between steps, or while typing them in
         request = step.request
         if seen.unreadable:
-            reasons = ", ".join(sorted({reason for _, reason in seen.unreadable}))
-            where = "; ".join(f"{reason} at x{box[0]} y{box[1]}"
-                              for box, reason in seen.unreadable)
-            count = len(seen.unreadable)
-            self.error("Reroll", f"Cannot read {count} {'die' if count == 1 else 'dice'} "
-                       f"({reasons}). Roll again.",
-                       f"Cannot read {count} dice: {where}. Roll again or enter by hand.")
+            self._refuse_unreadable(seen)
             return
         plan = throws(request)
         if not plan:
@@ -360,13 +303,7 @@ class Box:
         for group in wanted:
             matching = [d for d in seen.dice if d.kind == group.kind.value]
             if len(matching) != group.count:
-                need = dice_text(wanted)
-                self.error("Wrong dice", f"Saw {len(seen.dice)}, need {need}. "
-                           "Roll again or enter by hand.",
-                           f"Saw {len(seen.dice)} dice "
-                           f"({', '.join(f'{d.kind}:{d.value}' for d in seen.dice)}), need "
-                           f"{', '.join(f'{g.count}{g.kind.value} {g.label}' for g in wanted)}. "
-                           "Roll again or enter by hand.")
+                self._refuse_wrong(seen, wanted)
                 return
             values.extend(d.value for d in sorted(matching, key=lambda d: (d.box[0], d.box[1])))
         collected = self.ui.partial + values
@@ -379,6 +316,46 @@ class Box:
         self.ui.partial = []
         self.submit(DiceAccepted(tuple(self._regroup(request, collected)), "camera"))
 
+    def _refuse_unreadable(self, seen: DiceSeen) -> None:
+        everyone = [d.box for d in seen.dice] + [box for box, _ in seen.unreadable]
+        count = len(seen.unreadable)
+        places = [(where_on_tray(box, everyone), reason) for box, reason in seen.unreadable]
+        if count == 1 and places[0][0]:
+            short = f"Cannot read {places[0][0]} ({places[0][1]})."
+        else:
+            reasons = ", ".join(sorted({reason for _, reason in places}))
+            short = f"Cannot read {counted(count, 'die', 'dice')} ({reasons})."
+        if len(everyone) == 1:
+            story = f"Cannot read the die: {places[0][1]}."
+        else:
+            story = f"Cannot read {count} of {len(everyone)} dice: " + "; ".join(
+                f"{where or 'one'}: {reason}" for where, reason in places) + "."
+        self._refuse("Reroll", short, story)
+
+    def _refuse_wrong(self, seen: DiceSeen, wanted: list[DiceGroup]) -> None:
+        need = dice_text(wanted)
+        kinds = sorted({d.kind for d in seen.dice})
+        saw = (f"{len(seen.dice)} {'/'.join(kinds)}" if seen.dice else "no dice")
+        self._refuse("Wrong dice", f"Saw {saw}, need {need}.",
+                     f"Saw {counted(len(seen.dice), 'die', 'dice')} "
+                     f"({', '.join(f'{d.kind}:{d.value}' for d in seen.dice) or 'none'}), need "
+                     f"{', '.join(f'{g.count}{g.kind.value} {g.label}' for g in wanted)}.")
+
+    def _refuse(self, title: str, text: str, detail: str) -> None:
+        """A throw the box cannot use. Roll again; after a few refusals of the same
+        roll the screen offers entering the dice by hand (SELECT)."""
+        ui = self.ui
+        events = self.session.record.events
+        ui.refused = ui.refused + 1 if ui.refused_at == events else 1
+        ui.refused_at = events
+        if ui.refused < REFUSALS_BEFORE_OFFER:
+            self.error(title, f"{text} Roll again.", f"{detail} Roll again or enter by hand.")
+            return
+        self.error(f"{title} ({ordinal(ui.refused)} time)", f"{text} Roll again or enter.",
+                   f"{detail} Refused {ui.refused} times: roll again or enter by hand.",
+                   footer="SEL: enter by hand")
+        ui.offer = "enter"
+
     def _throws_done(self, request: RollRequest) -> int:
         """How many of the request's throws the camera has read so far."""
         taken = len(self.ui.partial)
@@ -390,10 +367,6 @@ class Box:
             taken -= size
             done += 1
         return done
-
-    def _partial_groups(self, request: RollRequest) -> list[int]:
-        """Indices of the groups already read (kept for the sim table)."""
-        return [i for throw in throws(request)[: self._throws_done(request)] for i in throw]
 
     @staticmethod
     def _regroup(request: RollRequest, collected: list[int]) -> list[int]:
@@ -412,21 +385,27 @@ class Box:
             return  # reported once; the device is retried in the background
         self.ui.faults[fault.device] = fault.message
         fallback = FALLBACKS.get(fault.device, "The box carries on without it.")
-        self.error(f"{fault.device.capitalize()} lost", fallback,
+        self.error(f"{capital(fault.device)} lost", fallback,
                    f"{fault.device} failed: {fault.message}. {fallback}")
 
     def _device_back(self, back: DeviceBack) -> None:
         if self.ui.faults.pop(back.device, None) is not None:
             self.say(f"  {back.device} is back")
-            self.ui.message = Screen("warning", f"{back.device.capitalize()} back",
+            self.ui.message = Screen("warning", f"{capital(back.device)} back",
                                      lines=("Working again.",), footer="any button")
+            self.ui.offer = None
 
     # ------------------------------------------------------------ buttons
 
     def _button(self, press: ButtonPressed) -> None:
         ui = self.ui
+        if press.button in ("up", "down") and not press.long and self._scroll(press):
+            return
         if ui.message is not None:
-            ui.message = None
+            offer, ui.message, ui.offer = ui.offer, None, None
+            step = self.step
+            if offer == "enter" and press.button == "select" and isinstance(step, AwaitRoll):
+                self._start_entry(step.request, self._regroup_partial(step.request), False)
             return
         if ui.mode == "normal" and ui.result is not None:
             self._result_button(press)
@@ -441,9 +420,26 @@ class Box:
         elif ui.mode == "pick_chip":
             self._pick_button(press)
         elif ui.mode == "status":
-            self._status_button(press)
+            ui.mode = "normal"
         else:
             self._normal_button(press)
+
+    def _scroll(self, press: ButtonPressed) -> bool:
+        """UP/DOWN scroll a page whose body does not fit (a long result, the status,
+        the summary); True if this page scrolls, so the press does nothing else."""
+        ui = self.ui
+        if ui.mode not in ("normal", "status"):
+            return False
+        page = self._page()
+        if page.items or page.kind == "entry":
+            return False
+        most = layout(page).scroll_max
+        if not most:
+            return False
+        at = ui.scroll if ui.scrolled == page else 0
+        ui.scrolled = page
+        ui.scroll = min(most, max(0, at + (1 if press.button == "down" else -1)))
+        return True
 
     def _result_button(self, press: ButtonPressed) -> None:
         """Any button dismisses a result; holding SELECT on a secret reveals it."""
@@ -458,7 +454,6 @@ class Box:
             self._open_menu()
             return
         ui.results.pop(0)
-        ui.scroll = 0
 
     def _normal_button(self, press: ButtonPressed) -> None:
         step = self.step
@@ -471,22 +466,18 @@ class Box:
             elif press.button == "select":
                 key = step.options[min(self.ui.cursor, count - 1)].key
                 self.submit(ChoiceMade(key))
-        elif isinstance(step, GameOver):
-            self._scroll(press, self._summary_screen(step))
+        elif isinstance(step, AwaitRoll) and press.button == "select" and self.entry_offered():
+            self._start_entry(step.request, self._regroup_partial(step.request), False)
+        elif isinstance(step, AwaitChip) and press.button == "select" and step.in_bag:
+            self.ui.mode, self.ui.cursor = "pick_chip", 0
 
-    def _status_button(self, press: ButtonPressed) -> None:
-        if not self._scroll(press, self._status_screen()):
-            self.ui.mode, self.ui.scroll = "normal", 0
-
-    def _scroll(self, press: ButtonPressed, page: Screen) -> bool:
-        """Scroll a long page with UP/DOWN; False for any other button."""
-        from companion.ui.screens import body_rows
-
-        if press.button not in ("up", "down"):
-            return False
-        most = max(0, body_rows(page) - 2)
-        self.ui.scroll = min(most, max(0, self.ui.scroll + (1 if press.button == "down" else -1)))
-        return True
+    def entry_offered(self) -> bool:
+        """SELECT on the roll screen enters the dice by hand when the camera is down
+        or has refused this roll more than once (an accidental press otherwise
+        would leave the box deaf to the camera)."""
+        ui = self.ui
+        return "camera" in ui.faults or (ui.refused >= REFUSALS_BEFORE_OFFER
+                                         and ui.refused_at == self.session.record.events)
 
     def _reveal(self) -> None:
         secrets = {s.index: s for s in self.session.record.secrets if not s.revealed}
@@ -502,8 +493,8 @@ class Box:
         for line in secret.log:
             self.say(f"    {line}")
         self.ui.results.insert(0, Screen(
-            "result", "Secret: " + secret.reason, big="  ".join(map(str, secret.dice)),
-            lines=secret.log, footer="any button",
+            "result", "Secret revealed", big="  ".join(map(str, secret.dice)),
+            lines=(secret.reason, *secret.log), footer="any button",
         ))
         self.ui.secret = None
 
@@ -558,7 +549,7 @@ class Box:
                 ui.secret = hidden[-1].index
                 ui.results.insert(0, self._secret_screen(hidden[-1].reason, recorded=False))
         elif key == "status":
-            ui.mode, ui.scroll = "status", 0
+            ui.mode = "status"
         elif key == "sound":
             self.muted = not self.muted
             self.say(f"  sound {'off' if self.muted else 'on'}")
@@ -643,7 +634,7 @@ class Box:
         step = self.step
         transition = self._journal(event)
         ui = self.ui
-        ui.cursor, ui.scroll, ui.results, ui.message = 0, 0, [], None
+        ui.cursor, ui.results, ui.message, ui.offer = 0, [], None, None
         if ui.mode != "entry":
             ui.mode, ui.menu = "normal", ()
         if transition is None:
@@ -686,22 +677,31 @@ class Box:
         if not self.muted:
             self.play(name)
 
-    def error(self, title: str, text: str, detail: str = "") -> None:
+    def error(self, title: str, text: str, detail: str = "", footer: str = "any button") -> None:
         """Show an error until a button is pressed; `text` fits the OLED, `detail`
         (the whole story) goes to the log and the play-by-play."""
         log.info("%s: %s", title, detail or text)
         self.say(f"! {title}: {detail or text}")
-        self.ui.message = Screen("error", title, lines=(text,), footer="any button")
+        self.ui.message = Screen("error", title, lines=(text,), footer=footer)
+        self.ui.offer = None
         self.play_tune("error")
 
     def warn(self, title: str, text: str, detail: str = "") -> None:
         self.say(f"! {title}: {detail or text}")
         self.ui.message = Screen("warning", title, lines=(text,), footer="any button")
+        self.ui.offer = None
         self.play_tune("warning")
 
     # ------------------------------------------------------------ screens
 
     def screen(self) -> Screen:
+        """The screen to show now, scrolled where the referee scrolled it."""
+        page = self._page()
+        if self.ui.scroll and self.ui.scrolled == page:
+            return replace(page, scroll=self.ui.scroll)
+        return page
+
+    def _page(self) -> Screen:
         ui = self.ui
         if ui.message is not None:
             return ui.message
@@ -711,7 +711,8 @@ class Box:
         if ui.mode == "entry" and ui.entry is not None:
             return self._entry_screen(ui.entry)
         if ui.mode == "status":
-            return self._status_screen()
+            return Screen("status", "Game status", lines=self.session.describe(),
+                          footer="any button: back")
         step = self.step
         if ui.mode == "pick_chip" and isinstance(step, AwaitChip):
             return Screen("menu", "Pick chip", items=step.in_bag, cursor=ui.cursor,
@@ -721,75 +722,113 @@ class Box:
         return self.step_screen(step)
 
     def step_screen(self, step: Step) -> Screen:
-        down = [d for d in self.ui.faults if d != "display"]
         if isinstance(step, AwaitChip):
-            hint = "hold SEL: pick chip" if "chip reader" in down else "hold SEL: menu"
-            return Screen("idle", step.prompt or "Draw a chip", big="Draw a chip",
-                          lines=(f"{len(step.in_bag)} chips in the bag",
-                                 *(f"{d.capitalize()} down" for d in down)),
-                          footer=hint)
+            return self._idle_screen(step)
         if isinstance(step, AwaitChoice):
-            return Screen("menu", step.about or step.prompt,
-                          items=tuple(o.label for o in step.options),
-                          cursor=min(self.ui.cursor, len(step.options) - 1),
-                          footer=step.prompt if step.about else "SEL choose")
+            return self._choice_screen(step)
         if isinstance(step, AwaitRoll):
             return self._roll_screen(step)
         return self._summary_screen(step)
+
+    def _devices_down(self) -> list[str]:
+        return [f"{capital(d)} down" for d in self.ui.faults if d != "display"]
+
+    def _idle_screen(self, step: AwaitChip) -> Screen:
+        prompt = step.prompt or "Draw a chip"
+        before, _, after = prompt.partition(":")
+        title = first_fitting("title", prompt, before.strip() if after else "", "Draw a chip")
+        lines = [counted(len(step.in_bag), "chip") + " in the bag", *self._devices_down()]
+        if title != prompt:
+            rest = after.strip() if title == before.strip() else prompt
+            if rest.lower().rstrip(".") != "draw a chip":
+                lines.insert(0, capital(rest))
+        hint = "SEL: pick chip" if "chip reader" in self.ui.faults else "hold SEL: menu"
+        return Screen("idle", title, big="Draw a chip", lines=tuple(lines), footer=hint)
+
+    def _choice_screen(self, step: AwaitChoice) -> Screen:
+        question = step.prompt
+        if step.about and question.startswith(step.about) and question != step.about:
+            rest = question[len(step.about) :]
+            question = capital(rest.lstrip(": ") if rest.startswith(":") else rest.strip())
+        if step.about:
+            title = first_fitting("title", step.about, "Choose")
+            footer = question if title == step.about else step.prompt
+        else:
+            title = first_fitting("title", step.prompt, "Choose")
+            footer = "SEL choose" if title == step.prompt else step.prompt
+        return Screen("menu", title, items=tuple(o.label for o in step.options),
+                      cursor=min(self.ui.cursor, len(step.options) - 1), footer=footer)
 
     def _roll_screen(self, step: AwaitRoll) -> Screen:
         request = step.request
         plan = throws(request)
         done = self._throws_done(request)
-        odds = "" if request.secret else odds_line(step.odds)
-        camera_down = "camera" in self.ui.faults
-        footer = "camera down: hold SEL" if camera_down else odds or "hold SEL: menu"
-        lines = [request.reason]
-        if camera_down and odds:
-            lines.append(odds)
+        at = min(done, max(0, len(plan) - 1))
+        groups = [request.groups[i] for i in plan[at]] if plan else list(request.groups)
         check = check_title(request.reason)
+        lines: list[str] = []
         if len(plan) > 1:
-            at = min(done, len(plan) - 1)
-            groups = [request.groups[i] for i in plan[at]]
             labels = ", ".join(g.label for g in groups)
-            title = f"Throw {at + 1} of {len(plan)}: {labels}"
+            title = first_fitting("title", f"Throw {at + 1} of {len(plan)}: {labels}",
+                                  f"Throw {at + 1}/{len(plan)}: {labels}",
+                                  f"Throw {at + 1} of {len(plan)}")
+            if labels not in title:
+                lines.append(f"For {labels}")
             if done:
                 read = "hidden" if request.secret else ", ".join(map(str, self.ui.partial))
-                return Screen("reading", title, big=f"Roll {dice_text(groups)}",
-                              lines=(f"Read so far: {read}", *lines), footer=footer)
-            return Screen("check" if check else "roll", title, big=f"Roll {dice_text(groups)}",
-                          lines=tuple(lines), footer=footer)
-        title = "Secret roll" if request.secret else check or "Roll the dice"
-        return Screen("check" if check else "roll", title,
-                      big=f"Roll {dice_text(request.groups)}", lines=tuple(lines), footer=footer)
+                lines.insert(0, f"Read so far: {read}")
+            lines.append(request.reason)
+        elif request.secret:
+            title = "Secret roll"
+            lines.append(request.reason)
+        else:
+            title = first_fitting("title", request.reason, *topic(request.reason),
+                                  check or "Roll the dice")
+            if title != request.reason:
+                lines.append(rest_of(request.reason, title))
+        odds = "" if request.secret else odds_line(step.odds, request.groups)
+        if odds:
+            lines.append(odds)
+        lines += [f"{g.label}: {g.faces_meaning}" for g in groups
+                  if g.faces_meaning and not request.secret]
+        if "camera" in self.ui.faults:
+            footer = "No camera: SEL enter"
+        elif self.entry_offered():
+            footer = "SEL: enter by hand"
+        else:
+            footer = "hold SEL: menu"
+        kind = "reading" if done and len(plan) > 1 else "check" if check else "roll"
+        return Screen(kind, title, big=f"Roll {dice_text(groups)}", lines=tuple(lines),
+                      footer=footer)
 
     def _summary_screen(self, step: GameOver) -> Screen:
         lines = (*step.summary, *self.session.describe())
-        return Screen("summary", "Game over", big=step.winner or "Draw", lines=lines,
-                      scroll=self.ui.scroll, footer="UP/DN: more")
-
-    def _status_screen(self) -> Screen:
-        return Screen("status", "Game status", lines=self.session.describe(),
-                      scroll=self.ui.scroll, footer="UP/DN scroll  SEL back")
+        winner = step.winner or "Draw"
+        big = first_fitting("big", f"{winner} win", winner)
+        return Screen("summary", "Game over", big=big, lines=lines, footer="hold SEL: menu")
 
     def _entry_screen(self, entry: Entry) -> Screen:
         label = entry.labels[entry.at] if entry.labels else ""
         what = "Correct" if entry.correction else "Enter"
-        title = f"{what} {entry.at + 1}/{len(entry.values)}" + (f": {label}" if label else "")
+        count = f"{what} {entry.at + 1}/{len(entry.values)}"
+        title = first_fitting("title", f"{count}: {label}" if label else count, count)
         step = self.step
         reason = step.request.reason if isinstance(step, AwaitRoll) else ""
+        # One line of context: the whole reason, or what it says after its topic.
+        context = first_fitting("footer", reason, *(rest_of(reason, t) for t in topic(reason)),
+                                reason)
+        lines = ([label] if label and label not in title else []) + [context]
         last = entry.at + 1 == len(entry.values)
         return Screen(
             "entry", title,
             items=tuple(entry.kinds[i].describe_face(v) for i, v in enumerate(entry.values)),
-            cursor=entry.at, lines=(reason,),
-            footer="UP/DN value  SEL accept" if last else "UP/DN value  SEL next",
+            cursor=entry.at, lines=tuple(lines),
+            footer="UP/DN value  SEL ok" if last else "UP/DN value  SEL next",
         )
 
     def _secret_screen(self, reason: str, recorded: bool) -> Screen:
         first = "Recorded, not shown." if recorded else "Not shown yet."
-        return Screen("secret", "Secret roll", lines=(first, reason, "SEL: go on"),
-                      footer="hold SEL: reveal")
+        return Screen("secret", "Secret roll", lines=(first, reason), footer="hold SEL: reveal")
 
     def _chip_screen(self, chip: str, transition: Transition) -> Screen:
         """The chip drawn: the unit it activates, its side and its state."""
@@ -798,32 +837,73 @@ class Box:
         step = self.step
         if unit is None and isinstance(step, AwaitChoice) and step.about:
             unit = next((u for u in scenario.units if u.name == step.about), None)
+        title = first_fitting("title", f"Chip: {chip}", "Chip drawn")
         if unit is None:
-            return Screen("chip", f"Chip: {chip}", big=chip,
+            return Screen("chip", title, big=chip,
                           lines=transition.log or (next_hint(step),), footer="any button")
-        lines = [f"{unit.side} · {unit.kind}, {unit.figures} figures"]
-        state = [ln for ln in self.session.describe() if unit.name in ln]
-        lines += state or [ln for ln in transition.log if unit.name in ln][:1]
-        return Screen("chip", f"Chip: {chip}", big=unit.name, lines=tuple(lines),
-                      footer=next_hint(step))
+        lines = [f"{unit.side} · {unit.kind}, {counted(unit.figures, 'figure')}"]
+        lines += [f"Now: {part}" for part in self._unit_state(unit.name)]
+        if not lines[1:]:
+            lines += [ln for ln in transition.log if unit.name in ln][:1]
+        big = first_fitting("big", unit.name)
+        return Screen("chip", title, big=big, lines=tuple(lines), footer=next_hint(step))
+
+    def _unit_state(self, name: str) -> list[str]:
+        """The parts of the rules' game description about one unit: a line that
+        lists a whole side ("FFL: Legion 1 7, Legion 2 6") is cut down to its part."""
+        found: list[str] = []
+        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        for line in self.session.describe():
+            for part in re.split(r"[;,] ", line.strip()):
+                side, colon, rest = part.partition(": ")
+                if colon and not pattern.search(side):
+                    part = rest
+                if pattern.search(part) and part.strip() != name:
+                    found.append(part)
+        return found
 
     def _result_screen(self, step: Step, event: Event, outcome: Outcome) -> Screen:
         lines: list[str] = []
-        if isinstance(event, DiceAccepted) and event.dice and isinstance(step, AwaitRoll):
-            lines.append("Dice " + faces(step.request.kinds, event.dice))
+        request = step.request if isinstance(step, AwaitRoll) else None
+        named = categories(outcome.headline_label, request.groups if request else ())
+        if named is not None:
+            noun, names = named
+            name = category_name(outcome.headline, names)
+            big = first_fitting("big", capital(f"{noun}: {name}"), capital(name))
+            if noun and big == capital(name):
+                lines.append(capital(f"{noun}: {name}"))
+        else:
+            # Too long for the headline: the number and its noun large, all of it below.
+            full = headline(outcome)
+            number, _, label = full.partition(" ")
+            if yes_no(outcome.headline_label, [outcome.headline]):
+                shorter: tuple[str, ...] = ("Yes" if outcome.headline else "No",)
+            elif full.endswith(f": {outcome.headline}"):
+                shorter = (str(outcome.headline),)
+            else:
+                shorter = (f"{number} {label.split(' ')[0]}".strip(), number)
+            big = first_fitting("big", full, *shorter)
+            if big != full:
+                lines.append(full)
+        if isinstance(event, DiceAccepted) and event.dice and request is not None:
+            lines.append("Dice " + faces(request.kinds, event.dice))
         effects = ", ".join(pretty(e) for e in sorted(outcome.effects))
         if effects:
-            lines.append(effects)
+            lines.append(capital(effects))
         lines += list(outcome.changes or outcome.details[-2:])
-        title = step.request.reason if isinstance(step, AwaitRoll) else "Result"
-        return Screen("result", title, big=headline(outcome), lines=tuple(lines),
-                      footer=next_hint(self.step))
+        title = "Result"
+        if request is not None:
+            named_by = [check_title(request.reason) or ""]
+            named_by += [capital(g.label) for g in request.groups[:1] if g.count]
+            title = first_fitting("title", request.reason, *topic(request.reason), *named_by,
+                                  "Result")
+        return Screen("result", title, big=big, lines=tuple(lines), footer=next_hint(self.step))
 
     def _turn_end_screen(self, transition: Transition) -> Screen:
         title = next((ln for ln in transition.log if ln.lower().startswith("end of turn")),
                      "End of turn")
-        return Screen("check", title, lines=self.session.describe(),
-                      footer=next_hint(self.step))
+        return Screen("check", first_fitting("title", title, "End of turn"),
+                      lines=self.session.describe(), footer=next_hint(self.step))
 
     def refresh(self) -> None:
         self.show_screen(self.screen())
@@ -834,7 +914,3 @@ def _describe_input(given: object) -> str:
         if hasattr(given, attr):
             return f"{type(given).__name__} {getattr(given, attr)}"
     return type(given).__name__
-
-
-def render_screen(screen: Screen) -> object:
-    return render(screen)

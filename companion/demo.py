@@ -20,7 +20,9 @@ from pathlib import Path
 
 from companion.box import Box, ButtonPressed, DiceSeen, TagSeen
 from companion.config import DEFAULTS
+from companion.errors import CompanionError
 from companion.rules.core import AwaitChip, AwaitChoice, AwaitRoll, DieKind, GameOver, Step
+from companion.session.events import DiceAccepted
 from companion.session.journal import Journal
 from companion.session.scenario_files import example_scenario_text, parse_scenario
 from companion.session.session import GameSession
@@ -37,6 +39,7 @@ class CameraStats:
     dice: int = 0
     misread: int = 0
     refused: int = 0
+    unseen: int = 0
     manual: int = 0
     millis: list[float] = field(default_factory=list)
 
@@ -47,9 +50,17 @@ class SimCameraTray:
     def __init__(
         self, stats: CameraStats, fails_after: int | None, kinds: tuple[str, ...]
     ) -> None:
-        from companion.vision import SettleDetector
+        from companion.vision import SettleDetector, VisionError, compose_tray
         from companion.vision_bridge import make_reader
 
+        for kind in kinds:  # a kind with no sample photos: say so now, not mid-game
+            try:
+                compose_tray([DieKind(kind).faces[0]], kind, random.Random(0))
+            except VisionError as exc:
+                raise CompanionError(
+                    f"the simulated camera cannot show {kind} dice ({exc}); "
+                    "the demo needs sample photos of every kind of die the system rolls"
+                ) from None
         self.reader = make_reader(kinds=kinds)
         self.settle_class = SettleDetector
         self.stats = stats
@@ -60,16 +71,17 @@ class SimCameraTray:
     def failed(self) -> bool:
         return self.fails_after is not None and self.stats.rolls >= self.fails_after
 
-    def throw(self, kinds: list[DieKind], rng: random.Random) -> DiceSeen:
+    def read(self, kinds: list[DieKind], truth: list[int], rng: random.Random) -> DiceSeen | None:
+        """Frames of the dice tumbling then at rest, through the settle detector and
+        the dice reader; None when the reader found no dice in the still tray."""
         from companion.vision import compose_tray
         from companion.vision_bridge import reading_to_seen
 
-        truth = [rng.choice(k.faces) for k in kinds]
-        kind = kinds[0].value
+        names = [k.value for k in kinds]
         detector = self.settle_class(self.reader)
         # Tumbling frames (dice in other places), then the dice at rest.
-        frames = [compose_tray(truth, kind, random.Random(rng.random())) for _ in range(2)]
-        still = compose_tray(truth, kind, random.Random(rng.random()))
+        frames = [compose_tray(truth, names, random.Random(rng.random())) for _ in range(2)]
+        still = compose_tray(truth, names, random.Random(rng.random()))
         reading = None
         started = time.perf_counter()
         for frame in [*frames, *[still] * 30]:
@@ -80,8 +92,8 @@ class SimCameraTray:
         self.stats.millis.append((time.perf_counter() - started) * 1000)
         self.stats.rolls += 1
         if reading is None:
-            self.stats.refused += 1
-            return DiceSeen((), (((0, 0, 0, 0), "never settled"),))
+            self.stats.unseen += 1
+            return None
         seen = reading_to_seen(reading)
         self.stats.dice += len(truth)
         read = sorted(d.value for d in seen.dice)
@@ -120,6 +132,10 @@ def demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     text = example_scenario_text(args.system)
     ruleset, scenario = parse_scenario(text, f"example {args.system}")
+    stats = CameraStats()
+    camera = SimCameraTray(
+        stats, args.camera_fails_after, tuple(kind.value for kind in ruleset.dice)
+    )
     workdir = Path(tempfile.mkdtemp(prefix="companion-demo-"))
     journal = Journal(workdir / "journal.sqlite3")
     session = GameSession.new(journal, text, f"example {args.system}")
@@ -165,11 +181,7 @@ def demo(args: argparse.Namespace) -> int:
         presser.press(button, long)
         box.pump()
 
-    stats = CameraStats()
-    camera = SimCameraTray(
-        stats, args.camera_fails_after, tuple(kind.value for kind in ruleset.dice)
-    )
-    table = SimTable(box, rng, fingers=Fingers(press), draw_chip=draw_chip, throw=camera.throw)
+    table = SimTable(box, rng, fingers=Fingers(press), draw_chip=draw_chip, camera=camera.read)
 
     print(f"=== {ruleset.title}: {scenario.title} (simulated box, seed {args.seed}) ===")
     box.start()
@@ -183,18 +195,9 @@ def demo(args: argparse.Namespace) -> int:
             last_step = step
         if camera.failed and not camera_reported:
             camera_reported = True
-            table.camera_ok = False
             from companion.box import DeviceFault
 
             box.handle(DeviceFault("camera", "simulated camera unplugged"))
-        if (
-            not table.camera_ok
-            and isinstance(step, AwaitRoll)
-            and box.ui.mode == "normal"
-            and box.ui.message is None
-            and box.ui.result is None
-        ):
-            stats.manual += 1
         did = table.act()
         if did.startswith("choose "):
             print(f"  > {did.removeprefix('choose ')}")
@@ -212,11 +215,16 @@ def demo(args: argparse.Namespace) -> int:
         print(f"stopped after {inputs} inputs without reaching the end")
         for line in session.describe():
             print(f"  {line}")
+    stats.manual = sum(
+        1 for entry in journal.entries()
+        if isinstance(entry.event, DiceAccepted) and entry.event.source == "manual"
+    )
     median = sorted(stats.millis)[len(stats.millis) // 2] if stats.millis else 0.0
     print(f"Journal: {session.record.events} events in {journal.path}")
     print(
-        f"Camera: {stats.rolls} rolls, {stats.dice} dice read, {stats.misread} misread, "
-        f"{stats.refused} refused and re-rolled, {stats.manual} rolls entered by hand; "
+        f"Camera: {stats.rolls} throws, {stats.dice} dice read, {stats.misread} misread, "
+        f"{stats.refused} refused, {stats.unseen} not seen; "
+        f"{stats.manual} rolls entered by hand; "
         f"median {median:.0f} ms from throw to reading"
     )
     print(

@@ -21,9 +21,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from companion.box import Box, ButtonPressed, DeviceBack, DeviceFault, TagSeen
+from companion.box import Box, BoxInput, ButtonPressed, DeviceBack, DeviceFault, TagSeen
 from companion.config import Config
-from companion.errors import CompanionError, HardwareError, JournalError
+from companion.errors import CompanionError, JournalError
 from companion.ports.display import Display
 from companion.session.journal import Journal
 from companion.session.session import GameSession
@@ -101,26 +101,197 @@ def open_display(cfg: Config, frames_dir: Path | None, print_frames: bool) -> Di
     return SimDisplay(directory, printer, rotate=settings["rotate"])
 
 
-class Outputs:
-    """The display and the buzzer, as the box sees them: failures never stop a game."""
+class DeviceFeed:
+    """One device as an input of the box, stepped by its own thread on the Pi (or
+    by the sim, in order). A device missing at start or failing later is reported
+    once, closed, and opened again every `retry_seconds` until it answers; then
+    the box is told it is back. Subclasses say how to open and read it."""
 
-    def __init__(self, display: Display | None, sounder: Any, on_fault: Callable[[str, str], None]):
-        self.display = display
+    device = "device"
+
+    def __init__(self, post: Callable[[BoxInput], None], clock: Callable[[], float],
+                 retry_seconds: float) -> None:
+        self.post = post
+        self.clock = clock
+        self.retry_seconds = retry_seconds
+        self.handle: Any = None
+        self.retry_at = 0.0
+        self.down = False  # reported as lost, not yet back
+
+    def step(self) -> bool:
+        """Open the device if it is due, then read it once; False while it is down
+        (the caller waits before the next step)."""
+        now = self.clock()
+        if self.handle is None:
+            if now < self.retry_at:
+                return False
+            try:
+                self.handle = self._open()
+            except CompanionError as exc:
+                self._lost(str(exc), now)
+                return False
+            if self.down:
+                self.down = False
+                self.post(DeviceBack(self.device))
+        try:
+            self._read(now)
+        except Exception as exc:  # unplugged mid-game: anything the driver raises
+            self.close()
+            self._lost(str(exc) or type(exc).__name__, now)
+            return False
+        return True
+
+    def _lost(self, message: str, now: float) -> None:
+        self.retry_at = now + self.retry_seconds
+        if not self.down:
+            self.down = True
+            self.post(DeviceFault(self.device, message))
+
+    def close(self) -> None:
+        handle, self.handle = self.handle, None
+        if handle is not None:
+            try:
+                handle.close()
+            except Exception:  # already gone: nothing left to release
+                log.debug("%s close failed", self.device, exc_info=True)
+
+    def _open(self) -> Any:
+        raise NotImplementedError
+
+    def _read(self, now: float) -> None:
+        raise NotImplementedError
+
+
+class CameraFeed(DeviceFeed):
+    """Tray frames through the settle detector and the dice reader."""
+
+    device = "camera"
+
+    def __init__(self, open_camera: Callable[[], Any], make_detector: Callable[[], Any],
+                 post: Callable[[BoxInput], None], *, clock: Callable[[], float] = time.monotonic,
+                 retry_seconds: float = 5.0, on_frame: Callable[[Any], None] | None = None) -> None:
+        super().__init__(post, clock, retry_seconds)
+        self.open_camera = open_camera
+        self.make_detector = make_detector
+        self.on_frame = on_frame
+        self.detector: Any = None
+
+    def _open(self) -> Any:
+        camera = self.open_camera()
+        self.detector = self.make_detector()  # a fresh start: the tray may have moved
+        return camera
+
+    def _read(self, now: float) -> None:
+        from companion.vision_bridge import reading_to_seen
+
+        frame = self.handle.capture()
+        if self.on_frame is not None:
+            self.on_frame(frame)
+        reading = self.detector.feed(frame, now)
+        if reading is not None:
+            self.post(reading_to_seen(reading))
+
+
+class ChipFeed(DeviceFeed):
+    """Tag reads through the draw detector (one draw, one event) and the registry."""
+
+    device = "chip reader"
+
+    def __init__(self, open_reader: Callable[[], Any], load_registry: Callable[[], Any],
+                 post: Callable[[BoxInput], None], *, repeat_seconds: float = 1.5,
+                 clock: Callable[[], float] = time.monotonic, retry_seconds: float = 10.0,
+                 poll_seconds: float = 0.5) -> None:
+        from companion.chips import DrawDetector
+
+        super().__init__(post, clock, retry_seconds)
+        self.open_reader = open_reader
+        self.load_registry = load_registry
+        self.detector = DrawDetector(repeat_seconds)
+        self.poll_seconds = poll_seconds
+        self.registry: Any = None
+
+    def _open(self) -> Any:
+        self.registry = self.load_registry()
+        return self.open_reader()
+
+    def _read(self, now: float) -> None:
+        read = self.handle.poll(self.poll_seconds)
+        while read is not None:
+            draw = self.detector.feed(read)
+            if draw is not None:
+                entry = self.registry.lookup(draw.uid)
+                self.post(TagSeen(draw.uid, entry.name if entry else None))
+            read = self.handle.poll(0.0)
+
+
+class Outputs:
+    """The display and the buzzer, as the box sees them: failures never stop a game.
+
+    A display that is missing or fails is reported once; the box carries on
+    (the buzzer still sounds) and the display is opened again every
+    `retry_seconds`, showing the current screen as soon as it answers.
+    """
+
+    def __init__(self, open_display: Callable[[], Display], sounder: Any,
+                 post: Callable[[BoxInput], None], *, clock: Callable[[], float] = time.monotonic,
+                 retry_seconds: float = 5.0) -> None:
+        self.open_display = open_display
         self.sounder = sounder
-        self.on_fault = on_fault
+        self.post = post
+        self.clock = clock
+        self.retry_seconds = retry_seconds
+        self.display: Display | None = None
+        self.retry_at = 0.0
+        self.down = False
+        self.screen: Screen | None = None
 
     def show(self, screen: Screen) -> None:
-        if self.display is None:
+        self.screen = screen
+        if self.display is None and not self._reopen():
             return
+        assert self.display is not None
         try:
             self.display.show(render(screen), screen.kind)
-        except Exception as exc:
-            self.display = None
-            self.on_fault("display", str(exc))
+        except Exception as exc:  # unplugged, I2C error: anything luma raises
+            self._lost(str(exc) or type(exc).__name__)
+
+    def tick(self) -> None:
+        """Try a lost display again when it is due (the main loop calls this)."""
+        if self.display is None and self.screen is not None and self._reopen():
+            self.show(self.screen)
+
+    def _reopen(self) -> bool:
+        if self.clock() < self.retry_at:
+            return False
+        try:
+            self.display = self.open_display()
+        except CompanionError as exc:
+            self._lost(str(exc))
+            return False
+        if self.down:
+            self.down = False
+            self.post(DeviceBack("display"))
+        return True
+
+    def _lost(self, message: str) -> None:
+        if self.display is not None:
+            try:
+                self.display.close()
+            except Exception:
+                log.debug("display close failed", exc_info=True)
+        self.display = None
+        self.retry_at = self.clock() + self.retry_seconds
+        if not self.down:
+            self.down = True
+            self.post(DeviceFault("display", message))
 
     def play(self, name: str) -> None:
         if self.sounder is not None:
             self.sounder.play(name, TUNES[name])
+
+    def close(self) -> None:
+        if self.display is not None:
+            self.display.close()
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
@@ -131,12 +302,6 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     journal, session = open_session(cfg)
     is_pi = cfg.hardware == "pi"
     factory = pi_factory() if is_pi else mock_factory()
-    faults: list[tuple[str, str]] = []
-    try:
-        display: Display | None = open_display(cfg, None, False)
-    except HardwareError as exc:
-        display = None
-        faults.append(("display", str(exc)))
     sounder = Sounder(
         make_buzzer(cfg["sounder"]["pin"], factory),
         mute=cfg["sounder"]["mute"],
@@ -150,10 +315,11 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         if not ack:
             print(line, flush=True)
 
-    box_ref: list[Box] = []
-    outputs = Outputs(display, sounder, lambda d, m: box_ref[0].post(DeviceFault(d, m)))
+    inbox: list[Box] = []
+    outputs = Outputs(lambda: open_display(cfg, None, False), sounder,
+                      lambda item: inbox[0].post(item))
     box = Box(session, show=outputs.show, play=outputs.play, say=say)
-    box_ref.append(box)
+    inbox.append(box)
     clock = FakeClock() if not is_pi else time.monotonic
     controls = Controls(
         cfg["controls"], factory, lambda p: box.post(ButtonPressed(p.button, p.long)), clock=clock
@@ -161,8 +327,6 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     stopper = Stopper()
     stopper.install()
     notifier = Notifier()
-    for device, message in faults:
-        box.post(DeviceFault(device, message))
     kinds = tuple(kind.value for kind in session.ruleset.dice)
     threads = _start_inputs(cfg, box, stopper, kinds) if is_pi else []
     box.start()
@@ -202,6 +366,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 _script_input(box, line)
                 inputs += 1
             box.pump(timeout=None if table or script else 0.2)
+            outputs.tick()
             while ack and acked < len(box.acknowledged):
                 print(f"ack {box.acknowledged[acked]}", flush=True)
                 acked += 1
@@ -221,8 +386,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             thread.join(timeout=2.0)
         controls.close()
         sounder.close()
-        if display is not None:
-            display.close()
+        outputs.close()
         journal.close()
     if not ack:
         print("\n".join(session.describe()))
@@ -300,79 +464,53 @@ class LatestFrame:
             return self.frame
 
 
+def make_feeds(
+    cfg: Config, post: Callable[[BoxInput], None], kinds: tuple[str, ...]
+) -> tuple[CameraFeed, ChipFeed]:
+    """The camera and the chip reader as configured; the ArUco chip reader sees the
+    camera's newest frame."""
+    from companion.chips import ChipRegistry, open_reader
+    from companion.ports.camera import open_camera
+    from companion.vision_bridge import settle_detector
+
+    latest = LatestFrame()
+    camera = CameraFeed(lambda: open_camera(cfg["camera"], cfg.hardware),
+                        lambda: settle_detector(cfg, kinds), post, on_frame=latest.put)
+    settings = cfg["chips"]
+    registry_path = Path(settings["registry"] or cfg.state_dir / "chips.toml")
+    chips = ChipFeed(
+        lambda: open_reader(settings["reader"], settings, camera_frames=latest.get),
+        lambda: ChipRegistry.load(registry_path), post,
+        repeat_seconds=float(settings["repeat_seconds"]),
+    )
+    return camera, chips
+
+
 def _start_inputs(
     cfg: Config, box: Box, stopper: Stopper, kinds: tuple[str, ...]
 ) -> list[threading.Thread]:
     """Reader and camera threads: they post to the box and retry failed devices."""
-    latest = LatestFrame()
+    camera, chips = make_feeds(cfg, box.post, kinds)
+    frame_seconds = 1.0 / float(cfg["camera"]["fps"])
     threads = [
-        threading.Thread(
-            target=_chip_loop, args=(cfg, box, stopper, latest), name="chips", daemon=True
-        ),
-        threading.Thread(
-            target=_camera_loop, args=(cfg, box, stopper, latest), name="camera", daemon=True
-        ),
+        threading.Thread(target=_run_feed, args=(feed, stopper, pace), name=feed.device,
+                         daemon=True)
+        for feed, pace in ((camera, frame_seconds), (chips, 0.0))
     ]
     for thread in threads:
         thread.start()
     return threads
 
 
-def _chip_loop(cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame) -> None:
-    from companion.chips import ChipRegistry, DrawDetector, open_reader
-
-    settings = cfg["chips"]
-    registry_path = Path(settings["registry"] or cfg.state_dir / "chips.toml")
-    detector = DrawDetector(float(settings["repeat_seconds"]))
-    while not stopper.event.is_set():
-        try:
-            registry = ChipRegistry.load(registry_path)
-            reader = open_reader(settings["reader"], settings, camera_frames=latest.get)
-        except CompanionError as exc:
-            box.post(DeviceFault("chip reader", str(exc)))
-            stopper.event.wait(10.0)
-            continue
-        box.post(DeviceBack("chip reader"))
-        try:
-            while not stopper.event.is_set():
-                read = reader.poll(0.5)
-                if read is None:
-                    continue
-                draw = detector.feed(read)
-                if draw is not None:
-                    entry = registry.lookup(draw.uid)
-                    box.post(TagSeen(draw.uid, entry.name if entry else None))
-        except Exception as exc:
-            box.post(DeviceFault("chip reader", str(exc)))
-            stopper.event.wait(5.0)
-        finally:
-            reader.close()
-
-
-def _camera_loop(
-    cfg: Config, box: Box, stopper: Stopper, latest: LatestFrame, kinds: tuple[str, ...]
-) -> None:
-    from companion.ports.camera import open_camera
-    from companion.vision_bridge import reading_to_seen, settle_detector
-
-    while not stopper.event.is_set():
-        try:
-            camera = open_camera(cfg["camera"], cfg.hardware)
-        except HardwareError as exc:
-            box.post(DeviceFault("camera", str(exc)))
-            stopper.event.wait(10.0)
-            continue
-        box.post(DeviceBack("camera"))
-        detector = settle_detector(cfg, kinds)
-        try:
-            while not stopper.event.is_set():
-                frame = camera.capture()
-                latest.put(frame)
-                reading = detector.feed(frame, time.monotonic())
-                if reading is not None:
-                    box.post(reading_to_seen(reading))
-        except Exception as exc:
-            box.post(DeviceFault("camera", str(exc)))
-            stopper.event.wait(5.0)
-        finally:
-            camera.close()
+def _run_feed(feed: DeviceFeed, stopper: Stopper, pace: float) -> None:
+    """Step the feed until stopped: at most one step every `pace` seconds (a camera
+    that returns frames at once, like the files camera, must not spin a core)."""
+    try:
+        while not stopper.event.is_set():
+            started = time.monotonic()
+            if not feed.step():
+                stopper.event.wait(1.0)  # down: the feed retries when its time comes
+            else:
+                stopper.event.wait(max(0.0, pace - (time.monotonic() - started)))
+    finally:
+        feed.close()

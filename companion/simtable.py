@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from companion.box import Box, ButtonPressed, DiceSeen, SeenDie, TagSeen, throws
 from companion.rules.core import AwaitChip, AwaitChoice, AwaitRoll, DieKind, GameOver, Scenario
+from companion.ui.wording import counted
 
 
 def sim_uid(chip: str) -> str:
@@ -43,15 +44,22 @@ class Fingers:
     press: Callable[[str, bool], None]
 
 
-# A roll of the dice: the kinds wanted, in order -> what the camera reports.
-DiceThrower = Callable[[list[DieKind], random.Random], DiceSeen]
+# The camera over the tray: the kinds and true faces of the dice thrown -> what
+# it reports to the box, or None when it saw no dice at all (nothing reaches
+# the box, as on the real one: an empty-looking tray is not a roll).
+Camera = Callable[[list[DieKind], list[int], random.Random], DiceSeen | None]
 
 
-def direct_throw(kinds: list[DieKind], rng: random.Random) -> DiceSeen:
-    """Dice values straight to the box, as if read perfectly (fast soak tests)."""
+def perfect_camera(kinds: list[DieKind], truth: list[int], rng: random.Random) -> DiceSeen:
+    """Every die read as it lies (fast soak tests)."""
     return DiceSeen(tuple(
-        SeenDie(k.value, rng.choice(k.faces), (i * 40, 0, 30, 30)) for i, k in enumerate(kinds)
+        SeenDie(k.value, v, (i * 40, 0, 30, 30))
+        for i, (k, v) in enumerate(zip(kinds, truth, strict=True))
     ))
+
+
+# A referee gives the camera this many tries at one roll, then types the dice in.
+TRIES_BEFORE_HAND_ENTRY = 2
 
 
 class SimTable:
@@ -62,16 +70,21 @@ class SimTable:
         *,
         fingers: Fingers | None = None,
         draw_chip: Callable[[str], None] | None = None,
-        throw: DiceThrower = direct_throw,
+        camera: Camera = perfect_camera,
         first_choice_bias: float = 0.6,
     ) -> None:
         self.box = box
         self.rng = rng
         self.fingers = fingers or Fingers(lambda b, long: box.handle(ButtonPressed(b, long)))
         self.draw_chip = draw_chip or (lambda chip: box.handle(TagSeen(sim_uid(chip), chip)))
-        self.throw = throw
+        self.camera = camera
         self.first_choice_bias = first_choice_bias
-        self.camera_ok = True
+        # The faces of the last throw as they lie, and which throw of which roll it was
+        # (the journal's length then, the throw's index).
+        self.on_tray: tuple[int, int, list[int]] = (-1, -1, [])
+        self.unseen = 0  # throws of the roll waiting now that the camera did not see
+        self.unseen_at = -1
+        self.typed: list[int] = []  # what the referee means to type into dice entry
 
     def press(self, button: str, long: bool = False) -> None:
         self.fingers.press(button, long)
@@ -86,6 +99,11 @@ class SimTable:
         """Do the next thing a player or the referee would; say what it was."""
         box = self.box
         ui = box.ui
+        if ui.message is not None and ui.offer == "enter":
+            # Refused again: type in the dice lying on the tray.
+            self._plan_entry()
+            self.press("select")
+            return "enter the dice by hand (the camera refused them)"
         if ui.message is not None or ui.result is not None or ui.mode == "status":
             self.press("select")
             return "press select (continue)"
@@ -94,6 +112,8 @@ class SimTable:
         step = box.step
         if isinstance(step, AwaitChip):
             chip = self.rng.choice(step.in_bag)
+            if "chip reader" in ui.faults:  # the draw screen says the reader is down
+                return self._pick_by_hand(chip, step.in_bag)
             self.draw_chip(chip)
             return f"draw chip {chip}"
         if isinstance(step, AwaitChoice):
@@ -104,21 +124,71 @@ class SimTable:
             self.press("select")
             return f"choose {step.options[index].label}"
         if isinstance(step, AwaitRoll):
-            if not self.camera_ok:
-                return self._open_manual_entry()
-            request = step.request
-            plan = throws(request)
-            if not plan:  # nothing to roll: an empty tray answers it
-                box.handle(DiceSeen(()))
-                return "roll no dice"
-            throw = plan[box._throws_done(request)]
-            kinds = [request.groups[i].kind for i in throw for _ in range(request.groups[i].count)]
-            seen = self.throw(kinds, self.rng)
-            box.handle(seen)
-            return f"roll {len(kinds)} dice"
+            return self._roll(step)
         return "game over"
 
+    def _roll(self, step: AwaitRoll) -> str:
+        box = self.box
+        if box.entry_offered():  # the camera is down, or refused this roll again
+            self._plan_entry()
+            self.press("select")
+            return "enter the dice by hand"
+        if self.unseen_at != box.session.record.events:
+            self.unseen, self.unseen_at = 0, box.session.record.events
+        if self.unseen >= TRIES_BEFORE_HAND_ENTRY:
+            return self._open_manual_entry()
+        request = step.request
+        plan = throws(request)
+        if not plan:  # nothing to roll: an empty tray answers it
+            box.handle(DiceSeen(()))
+            return "roll no dice"
+        done = box._throws_done(request)
+        kinds = [request.groups[i].kind for i in plan[done]
+                 for _ in range(request.groups[i].count)]
+        faces = [self.rng.choice(k.faces) for k in kinds]
+        self.on_tray = (box.session.record.events, done, faces)
+        seen = self.camera(kinds, faces, self.rng)
+        if seen is None:
+            self.unseen += 1
+            box.say(f"  (the camera saw no dice: {counted(len(kinds), 'die', 'dice')} thrown)")
+            return f"roll {len(kinds)} dice, not seen"
+        box.handle(seen)
+        return f"roll {len(kinds)} dice"
+
+    def _plan_entry(self) -> None:
+        """What to type: dice already read stay, the throw on the tray as it lies,
+        throws not made yet rolled now."""
+        step = self.box.step
+        if not isinstance(step, AwaitRoll):
+            self.typed = []
+            return
+        request = step.request
+        plan = throws(request)
+        done = self.box._throws_done(request)
+        starts = [sum(g.count for g in request.groups[:i]) for i in range(len(request.groups))]
+        typed = [self.rng.choice(k.faces) for k in request.kinds]
+        order = [starts[i] + n for t in plan for i in t for n in range(request.groups[i].count)]
+        for at, value in zip(order, self.box.ui.partial, strict=False):
+            typed[at] = value
+        events, thrown, faces = self.on_tray
+        if (events, thrown) == (self.box.session.record.events, done) and done < len(plan):
+            current = [starts[i] + n for i in plan[done]
+                       for n in range(request.groups[i].count)]
+            for at, value in zip(current, faces, strict=True):
+                typed[at] = value
+        self.typed = typed
+
+    def _pick_by_hand(self, chip: str, in_bag: tuple[str, ...]) -> str:
+        self.press("select")  # the draw screen's pick list
+        if self.box.ui.mode != "pick_chip":
+            return "pick list did not open"
+        for _ in range(in_bag.index(chip)):
+            self.press("down")
+        self.press("select")
+        return f"pick chip {chip} by hand"
+
     def _open_manual_entry(self) -> str:
+        self._plan_entry()
         self.press("select", True)
         labels = [key for key, _ in self.box.ui.menu]
         if "enter" not in labels:  # the menu did not open (a message came up): try again
@@ -134,7 +204,8 @@ class SimTable:
         entry = self.box.ui.entry
         assert entry is not None
         faces = entry.kinds[entry.at].faces
-        target = self.rng.choice(faces)
+        planned = len(self.typed) == len(entry.values)
+        target = self.typed[entry.at] if planned else self.rng.choice(faces)
         steps = (faces.index(target) - faces.index(entry.values[entry.at])) % len(faces)
         for _ in range(steps):
             self.press("up")

@@ -97,3 +97,210 @@ def test_autoplay_plays_a_whole_game(game: None) -> None:
     assert result.returncode == 0, result.stderr
     assert "game over" in result.stdout.lower()
     assert time.monotonic() - started < 120
+
+
+# ------------------------------------------------------------------ device feeds
+#
+# The service's device threads step these feeds; here they are stepped by hand on
+# a fake clock. A device missing or failing is reported once, retried every
+# `retry_seconds`, and reported back when it answers.
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.items: list[object] = []
+
+    def __call__(self, item: object) -> None:
+        self.items.append(item)
+
+    def of(self, kind: type) -> list[object]:
+        return [i for i in self.items if isinstance(i, kind)]
+
+
+class Cable:
+    """A device's cable: `plugged` decides whether it opens and answers."""
+
+    def __init__(self) -> None:
+        self.plugged = True
+        self.opens = 0
+
+
+def test_camera_feed_reads_dice_reports_a_lost_camera_once_and_picks_it_up_again() -> None:
+    import random
+
+    from companion.box import DeviceBack, DeviceFault, DiceSeen
+    from companion.errors import HardwareError
+    from companion.ports.controls import FakeClock
+    from companion.runner import CameraFeed
+    from companion.vision import SettleDetector, compose_tray
+    from companion.vision.types import DieReading, FrameReading
+
+    clock, posted, cable = FakeClock(), Recorder(), Cable()
+    frames = {"now": compose_tray([2, 5], "d6", random.Random(1))}
+
+    class Reader:
+        """The dice on each frame, as a perfect reader would say (the feed is under
+        test here, not the reader)."""
+
+        def read(self, frame: object) -> FrameReading:
+            values = [2, 5] if frame is first else [6]
+            return FrameReading(tuple(DieReading("d6", v, (i * 50, 10, 40, 40), 0.99)
+                                      for i, v in enumerate(values)), (), 1.0)
+
+    first = frames["now"]
+
+    class Camera:
+        def capture(self) -> object:
+            if not cable.plugged:
+                raise HardwareError("camera stopped delivering frames")
+            return frames["now"]
+
+        def close(self) -> None:
+            pass
+
+    def open_camera() -> Camera:
+        cable.opens += 1
+        if not cable.plugged:
+            raise HardwareError("camera did not start")
+        return Camera()
+
+    feed = CameraFeed(open_camera, lambda: SettleDetector(Reader()), posted,  # type: ignore[arg-type]
+                      clock=clock, retry_seconds=5.0)
+
+    def run(seconds: float) -> None:
+        for _ in range(int(seconds * 10)):
+            clock.now += 0.1
+            feed.step()
+
+    run(1.0)
+    seen = posted.of(DiceSeen)
+    assert len(seen) == 1 and sorted(d.value for d in seen[0].dice) == [2, 5]  # type: ignore[attr-defined]
+    cable.plugged = False
+    run(30.0)
+    assert len(posted.of(DeviceFault)) == 1  # reported once ...
+    assert 5 <= cable.opens <= 8  # ... retried every 5 s meanwhile
+    cable.plugged = True
+    frames["now"] = compose_tray([6], "d6", random.Random(2))
+    run(6.0)
+    assert len(posted.of(DeviceBack)) == 1
+    assert [d.value for d in posted.of(DiceSeen)[-1].dice] == [6]  # type: ignore[attr-defined]
+
+
+def test_chip_feed_one_draw_per_burst_unknown_chips_and_a_pulled_reader() -> None:
+    from companion.box import DeviceBack, DeviceFault, TagSeen
+    from companion.chips import ChipReaderError, ChipRegistry, SimReader
+    from companion.ports.controls import FakeClock
+    from companion.runner import ChipFeed
+
+    clock, posted, cable = FakeClock(), Recorder(), Cable()
+    reader = SimReader(clock=clock)
+
+    class Reader:
+        def poll(self, timeout: float) -> object:
+            if not cable.plugged:
+                raise ChipReaderError("usb-hid reader: read failed; was it unplugged?")
+            return reader.poll(timeout)
+
+        def close(self) -> None:
+            pass
+
+    def open_reader() -> Reader:
+        cable.opens += 1
+        if not cable.plugged:
+            raise ChipReaderError("usb-hid reader: no such device")
+        return Reader()
+
+    registry = ChipRegistry().enroll("04A1B2C3D4E5F6", "Legion 1", "unit")
+    feed = ChipFeed(open_reader, lambda: registry, posted, repeat_seconds=1.5, clock=clock,
+                    retry_seconds=10.0, poll_seconds=0.0)
+    reader.present("04:a1:b2:c3:d4:e5:f6", repeats=5)  # a 7-byte UID read five times
+    feed.step()
+    reader.present("04A1B2C3D4E5F6", repeats=2)  # still lying on the reader
+    clock.now += 1.0
+    feed.step()
+    assert posted.of(TagSeen) == [TagSeen("04A1B2C3D4E5F6", "Legion 1")]
+    clock.now += 5.0
+    reader.present("A1B2C3D4", repeats=3)  # 4 bytes, not enrolled
+    feed.step()
+    assert posted.of(TagSeen)[-1] == TagSeen("A1B2C3D4", None)
+    cable.plugged = False
+    for _ in range(25):
+        clock.now += 1.0
+        feed.step()
+    assert len(posted.of(DeviceFault)) == 1 and cable.opens in (3, 4)
+    cable.plugged = True
+    clock.now += 10.0
+    feed.step()
+    assert posted.of(DeviceBack) == [DeviceBack("chip reader")]
+
+
+def test_outputs_carry_on_without_a_display_and_show_the_screen_when_it_returns() -> None:
+    from companion.box import DeviceBack, DeviceFault
+    from companion.errors import HardwareError
+    from companion.ports.controls import FakeClock
+    from companion.ports.display import SimDisplay
+    from companion.runner import Outputs
+    from companion.ui.screens import Screen
+
+    clock, posted, cable = FakeClock(), Recorder(), Cable()
+    cable.plugged = False
+    display = SimDisplay()
+
+    def open_display() -> SimDisplay:
+        cable.opens += 1
+        if not cable.plugged:
+            raise HardwareError("no ssd1306 display at I2C bus 1 address 0x3c")
+        return display
+
+    outputs = Outputs(open_display, None, posted, clock=clock, retry_seconds=5.0)
+    for n in range(4):
+        outputs.show(Screen("idle", f"Turn {n}"))
+        clock.now += 2.0
+    assert len(posted.of(DeviceFault)) == 1 and cable.opens == 2 and not display.frames
+    cable.plugged = True
+    clock.now += 5.0
+    outputs.tick()
+    assert posted.of(DeviceBack) == [DeviceBack("display")]
+    assert len(display.frames) == 1  # the screen of the moment, at once
+
+
+def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> None:
+    """The service's own threads, as `companion run` starts them on the Pi (here
+    with the files camera and the sim reader): a tray photo comes in as dice."""
+    import random
+
+    import cv2
+
+    from companion import config
+    from companion.box import DiceSeen
+    from companion.runner import Stopper, _start_inputs
+    from companion.vision import compose_tray
+
+    cv2.imwrite(str(tmp_path / "tray.png"), compose_tray([4], "d6", random.Random(3)))
+    (tmp_path / "box.toml").write_text(
+        f'[camera]\nsource = "files"\npath = "{tmp_path / "tray.png"}"\n'
+        '[chips]\nreader = "sim"\n'
+    )
+    cfg = config.load(tmp_path / "box.toml")
+
+    class Inbox:
+        def __init__(self) -> None:
+            self.items: list[object] = []
+
+        def post(self, item: object) -> None:
+            self.items.append(item)
+
+    inbox, stopper = Inbox(), Stopper()
+    threads = _start_inputs(cfg, inbox, stopper, ("d6",))  # type: ignore[arg-type]
+    try:
+        deadline = time.monotonic() + 20
+        while not any(isinstance(i, DiceSeen) for i in inbox.items):
+            assert time.monotonic() < deadline, inbox.items
+            time.sleep(0.05)
+    finally:
+        stopper.event.set()
+        for thread in threads:
+            thread.join(timeout=5)
+    seen = next(i for i in inbox.items if isinstance(i, DiceSeen))
+    assert len(seen.dice) + len(seen.unreadable) == 1  # the one die on the photo
+    assert not any(t.is_alive() for t in threads)

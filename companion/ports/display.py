@@ -19,6 +19,16 @@ WIDTH, HEIGHT = 128, 64
 log = logging.getLogger(__name__)
 
 
+def check_rotation(rotate: int) -> None:
+    """Only half turns: a quarter turn makes the panel 64 wide and 128 tall, and the
+    box's screens are laid out for 128x64."""
+    if rotate not in (0, 2):
+        raise HardwareError(
+            f"[display] rotate = {rotate} stands the OLED on its side (64x128) and the "
+            "screens are 128x64: use 0, or 2 for a panel mounted upside down"
+        )
+
+
 class Display(Protocol):
     def show(self, image: Image.Image, name: str = "") -> None: ...
 
@@ -54,6 +64,7 @@ class SimDisplay(LumaDisplay):
     ) -> None:
         from luma.core.device import dummy
 
+        check_rotation(rotate)
         super().__init__(dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1"))
         self.frames_dir = frames_dir
         self.printer = printer
@@ -100,6 +111,7 @@ def terminal_art(image: Image.Image) -> str:
 
 def open_pi_display(driver: str, port: int, address: int, rotate: int, contrast: int) -> Display:
     """The real OLED, or HardwareError saying how to check the wiring and I2C."""
+    check_rotation(rotate)
     try:
         from luma.core.interface.serial import i2c
         from luma.oled.device import sh1106, ssd1306

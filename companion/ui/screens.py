@@ -119,10 +119,23 @@ class Text:
 
 @dataclass(frozen=True)
 class Layout:
+    """Where everything of one screen goes.
+
+    `cut` names every text that had to be shortened to fit (empty on a good
+    screen: the tests check the box's own screens against it); `scroll_max` is
+    how far the body can scroll (0: it all shows at once), and `arrows` the
+    marks saying there is more above or below.
+    """
+
     texts: tuple[Text, ...]
     boxes: tuple[tuple[tuple[int, int, int, int], int], ...]  # filled/outlined rects: (rect, fill)
     lines: tuple[tuple[int, int, int, int], ...]
     outline: bool = False
+    body: tuple[int, int] = BODY  # rows (top, bottom exclusive) of the body region
+    footer: tuple[int, int] = FOOTER
+    arrows: tuple[tuple[str, int, int], ...] = ()  # ("up" | "down", left, top) of a 5x3 mark
+    scroll_max: int = 0
+    cut: tuple[str, ...] = ()
 
 
 def plain(text: str) -> str:
@@ -139,6 +152,13 @@ def fits(text: str, size: int, width: int) -> bool:
         return True
     box = bbox(text, size)
     return box[0] >= 0 and box[2] <= width
+
+
+def fits_line(kind: str, text: str) -> bool:
+    """Whether the text fits, unshortened, as a screen's "title", "footer" (one
+    line) or "big" headline (at its smaller size)."""
+    size = {"title": TITLE_SIZE, "footer": FOOTER_SIZE, "big": BIG_SIZES[-1]}[kind]
+    return fits(plain(text), size, WIDTH - 2 * MARGIN)
 
 
 def fit(text: str, size: int, width: int) -> str:
@@ -191,22 +211,15 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     return lines
 
 
-def wrap_all(paragraphs: tuple[str, ...], size: int, width: int, max_lines: int,
-             skip: int = 0) -> list[str]:
-    """Several paragraphs wrapped into `max_lines` lines, the first `skip` lines
-    scrolled away; an ellipsis marks the last line shown when more remain."""
+def wrap_all(paragraphs: tuple[str, ...], size: int, width: int) -> list[str]:
+    """Several paragraphs wrapped into lines that each fit the width."""
     every: list[str] = []
     for text in paragraphs:
-        every.extend(wrap(text, size, width, 50))
-    shown = every[skip : skip + max_lines]
-    if len(every) > skip + max_lines and shown:
-        shown[-1] = fit(shown[-1] + " …", size, width)
-    return shown
+        every.extend(wrap(text, size, width, 999))
+    return every
 
 
-def body_rows(screen: Screen) -> int:
-    """How many wrapped body lines exist (for scrolling long pages)."""
-    return len(wrap_all(screen.lines, BODY_SIZE, WIDTH - 2 * MARGIN, 999))
+ARROW_ROOM = 6  # the body's right margin kept for the scroll marks
 
 
 def _text(text: str, size: int, left: int, top: int, right: int, *, center: bool = False,
@@ -220,35 +233,58 @@ def _text(text: str, size: int, left: int, top: int, right: int, *, center: bool
                 inverted)
 
 
+def _shortened(placed: Text, original: str) -> bool:
+    return placed.text.strip() != plain(original).strip()
+
+
 @lru_cache(maxsize=256)
 def layout(screen: Screen) -> Layout:
     texts: list[Text] = []
     boxes: list[tuple[tuple[int, int, int, int], int]] = []
     rules: list[tuple[int, int, int, int]] = []
+    cut: list[str] = []
     alarm = screen.kind in ("error", "warning", "secret")
     inner = WIDTH - 2 * MARGIN
     # Title: an inverted bar, or for alarms plain text inside a full outline.
     if not alarm:
         boxes.append(((0, TITLE[0], WIDTH - 1, TITLE[1] - 1), 1))
-    title_top = TITLE[0] + 1
     title = ("! " if screen.kind == "error" else "") + screen.title
-    texts.append(_text(title, TITLE_SIZE, MARGIN, title_top, WIDTH - MARGIN, inverted=not alarm))
+    texts.append(_text(title, TITLE_SIZE, MARGIN, TITLE[0] + 1, WIDTH - MARGIN,
+                       inverted=not alarm))
+    if _shortened(texts[-1], title):
+        cut.append(f"title: {screen.title}")
+    # Footer: one line, or two when its words need them (the body gives up the room).
+    footer = FOOTER
     bottom = BODY[1]
     if screen.footer:
-        rules.append((0, FOOTER_RULE, WIDTH - 1, FOOTER_RULE))
-        texts.append(_text(screen.footer, FOOTER_SIZE, MARGIN, FOOTER[0], WIDTH - MARGIN))
+        pitch = line_height(FOOTER_SIZE)
+        words = wrap(screen.footer, FOOTER_SIZE, inner, 2)
+        footer = (HEIGHT - pitch * len(words), HEIGHT)
+        bottom = footer[0] - 1
+        rules.append((0, bottom, WIDTH - 1, bottom))
+        for row, words_line in enumerate(words):
+            texts.append(_text(words_line, FOOTER_SIZE, MARGIN, footer[0] + row * pitch,
+                               WIDTH - MARGIN))
+        if " ".join(words) != " ".join(plain(screen.footer).split()):
+            cut.append(f"footer: {screen.footer}")
     else:
-        bottom = HEIGHT - 2
+        footer, bottom = (HEIGHT, HEIGHT), HEIGHT - 2
     top = BODY[0]
     if screen.kind == "entry":
+        # UP/DOWN set the die here, so nothing scrolls: one line of context.
         texts += _entry(screen, top, boxes)
         top += 21
-    elif screen.items:
-        texts += _menu(screen, top, bottom, boxes)
-        return Layout(tuple(texts), tuple(boxes), tuple(rules), alarm)
-    elif screen.big:
+        if screen.lines and bottom - top >= line_height(BODY_SIZE):
+            texts.append(_text(" ".join(screen.lines), BODY_SIZE, MARGIN, top, WIDTH - MARGIN))
+        return Layout(tuple(texts), tuple(boxes), tuple(rules), alarm, (BODY[0], bottom),
+                      footer, cut=tuple(cut))
+    if screen.items:
+        texts += _menu(screen, top, bottom, boxes, cut)
+        return Layout(tuple(texts), tuple(boxes), tuple(rules), alarm, (BODY[0], bottom),
+                      footer, cut=tuple(cut))
+    if screen.big:
         room_small = (bottom - top - line_height(BIG_SIZES[-1]) - 1) // line_height(BODY_SIZE)
-        wanted = min(len(wrap_all(screen.lines, BODY_SIZE, inner, room_small)), room_small)
+        wanted = min(len(wrap_all(screen.lines, BODY_SIZE, inner)), room_small)
         size = BIG_SIZES[-1]
         for candidate in BIG_SIZES:
             room = (bottom - top - line_height(candidate) - 1) // line_height(BODY_SIZE)
@@ -256,35 +292,74 @@ def layout(screen: Screen) -> Layout:
                 size = candidate
                 break
         texts.append(_text(screen.big, size, MARGIN, top, WIDTH - MARGIN, center=True))
+        if _shortened(texts[-1], screen.big):
+            cut.append(f"big: {screen.big}")
         top += line_height(size) + 1
+    # Body: wrapped lines; when they do not all fit, UP/DOWN scroll them and a
+    # mark at the right says there is more above or below.
     pitch = line_height(BODY_SIZE)
     room = max(0, (bottom - top) // pitch)
-    for line in wrap_all(screen.lines, BODY_SIZE, inner, room, screen.scroll):
-        texts.append(_text(line, BODY_SIZE, MARGIN, top, WIDTH - MARGIN))
+    every = wrap_all(screen.lines, BODY_SIZE, inner)
+    arrows: list[tuple[str, int, int]] = []
+    scroll_max = 0
+    first = 0
+    if len(every) > room:
+        if room == 0:
+            cut.append(f"lines: {' '.join(screen.lines)}")
+        else:
+            every = wrap_all(screen.lines, BODY_SIZE, inner - ARROW_ROOM)
+            scroll_max = len(every) - room
+            first = min(max(0, screen.scroll), scroll_max)
+            if first > 0:
+                arrows.append(("up", WIDTH - 5, top + 1))
+            if first < scroll_max:
+                arrows.append(("down", WIDTH - 5, top + room * pitch - 4))
+    right = WIDTH - MARGIN - (ARROW_ROOM if scroll_max else 0)
+    for line in every[first : first + room]:
+        texts.append(_text(line, BODY_SIZE, MARGIN, top, right))
         top += pitch
-    return Layout(tuple(texts), tuple(boxes), tuple(rules), alarm)
+    return Layout(tuple(texts), tuple(boxes), tuple(rules), alarm, (BODY[0], bottom), footer,
+                  tuple(arrows), scroll_max, tuple(cut))
 
 
 def _menu(screen: Screen, top: int, bottom: int,
-          boxes: list[tuple[tuple[int, int, int, int], int]]) -> list[Text]:
+          boxes: list[tuple[tuple[int, int, int, int], int]], cut: list[str]) -> list[Text]:
+    """The items, the chosen one inverted; when its label is too long for one row it
+    takes two, so the item about to be chosen is always read in full."""
     texts: list[Text] = []
     count = len(screen.items)
     rows = max(1, (bottom - top) // MENU_PITCH)
     cursor = min(max(0, screen.cursor), count - 1)
-    first = min(max(0, cursor - rows + 1), max(0, count - rows))
-    scrollbar = count > rows
+    chosen = screen.items[cursor]
+    span = 1
+    if rows > 1 and not fits(plain(chosen), ITEM_SIZE, WIDTH - 7 - 4):  # even beside a bar
+        span = 2
+    scrollbar = count + span - 1 > rows
     right = WIDTH - (7 if scrollbar else 2)
-    for row, index in enumerate(range(first, min(count, first + rows))):
+    first = min(max(0, cursor - rows + span), max(0, count + span - 1 - rows))
+    row = 0
+    index = first
+    while index < count and row < rows:
         y = top + row * MENU_PITCH
-        selected = index == cursor
-        if selected:
-            boxes.append(((0, y, right - 1, y + MENU_PITCH - 1), 1))
-        texts.append(_text(screen.items[index], ITEM_SIZE, 3, y, right - 1, inverted=selected))
+        if index != cursor:
+            texts.append(_text(screen.items[index], ITEM_SIZE, 3, y, right - 1))
+            row += 1
+            index += 1
+            continue
+        parts = wrap(chosen, ITEM_SIZE, right - 4, span)
+        boxes.append(((0, y, right - 1, y + span * MENU_PITCH - 1), 1))
+        for offset, part in enumerate(parts):
+            texts.append(_text(part, ITEM_SIZE, 3, y + offset * MENU_PITCH, right - 1,
+                               inverted=True))
+        if " ".join(parts) != " ".join(plain(chosen).split()):
+            cut.append(f"item: {chosen}")
+        row += span
+        index += 1
     if scrollbar:  # so the referee knows there is more above or below
-        span = rows * MENU_PITCH
-        bar = max(4, span * rows // count)
-        at = top + (span - bar) * first // max(1, count - rows)
-        boxes.append(((WIDTH - 4, top, WIDTH - 2, top + span - 1), 0))
+        span_px = rows * MENU_PITCH
+        bar = max(4, span_px * rows // (count + span - 1))
+        at = top + (span_px - bar) * first // max(1, count + span - 1 - rows)
+        boxes.append(((WIDTH - 4, top, WIDTH - 2, top + span_px - 1), 0))
         boxes.append(((WIDTH - 4, at, WIDTH - 2, at + bar - 1), 1))
     return texts
 
@@ -337,6 +412,9 @@ def _render(screen: Screen) -> Image.Image:
             draw.rectangle(rect, fill=fill)
     for rule in plan.lines:
         draw.line(rule, fill=1)
+    for direction, x, y in plan.arrows:
+        tip, base = (y, y + 2) if direction == "up" else (y + 2, y)
+        draw.polygon([(x, base), (x + 4, base), (x + 2, tip)], fill=1)
     for text in plan.texts:
         draw.text((text.x, text.y), text.text, font=font(text.size), fill=0 if text.inverted else 1)
     return image

@@ -1,10 +1,11 @@
 """Build realistic tray frames from real die photographs (for the desktop demo and tests).
 
 The crops in ``companion/data/dice/`` are real dice cut from the dataset photos with an
-alpha mask and labelled by their true face (see tools/vision/make_samples.py and the
-licence files beside them). ``compose_tray`` pastes them, turned at random, at random
-non-touching places on a photo of an empty tray, with a soft shadow, so a frame with known
-values exists on any machine.
+alpha mask and labelled by their true face (d6 and the pink d10), plus rendered percentile
+dice, of which no photo exists (see tools/vision/make_samples.py and the README and licence
+files beside them). ``compose_tray`` pastes them, turned at random, at random non-touching
+places on a photo of an empty tray, with a soft shadow, so a frame with known values exists
+on any machine. One frame may mix kinds (a percentile die and a d10 thrown together).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "dice"
 
 #: Die size (box side, pixels) in composed 640x640 frames: the dataset's typical size.
 D6_SIZE = 40
-D10_SIZE = 50
+#: A d10 is wider than a 16 mm d6 (about 20 mm across its outline).
+D10_SIZE = 56
 
 
 @lru_cache(maxsize=1)
@@ -54,27 +56,31 @@ def sample_kinds() -> tuple[str, ...]:
 
 
 def compose_tray(
-    values: Sequence[int], kind: str, rng: random.Random
+    values: Sequence[int], kind: str | Sequence[str], rng: random.Random
 ) -> np.ndarray:
-    """A 640x640 BGR tray frame showing dice of ``kind`` with the given face ``values``.
+    """A 640x640 BGR tray frame showing dice with the given face ``values``.
 
-    d6 values 1..6, d10 values 0..9. Dice do not touch and lie fully inside the frame.
-    Use ``compose_tray_with_boxes`` to also get where each die went.
+    ``kind``: one kind for all dice, or one per value ("d6", "d10", "percentile"). Faces:
+    d6 1..6, d10 0..9, percentile 0..9 (tens: 00..90). Dice do not touch and lie fully
+    inside the frame. Use ``compose_tray_with_boxes`` to also get where each die went.
     """
     return compose_tray_with_boxes(values, kind, rng)[0]
 
 
 def compose_tray_with_boxes(
-    values: Sequence[int], kind: str, rng: random.Random
+    values: Sequence[int], kind: str | Sequence[str], rng: random.Random
 ) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     tray, crops = _assets()
-    if kind not in crops:
-        raise VisionError(f"compose_tray has no sample dice of kind {kind!r}; "
-                          f"it has {', '.join(sorted(crops))}")
-    lo, hi = (1, 6) if kind == "d6" else (0, 9)
-    for v in values:
+    kinds = [kind] * len(values) if isinstance(kind, str) else list(kind)
+    if len(kinds) != len(values):
+        raise VisionError(f"compose_tray got {len(values)} values but {len(kinds)} kinds")
+    for k, v in zip(kinds, values, strict=True):
+        if k not in crops:
+            raise VisionError(f"compose_tray has no sample dice of kind {k!r}; "
+                              f"it has {', '.join(sorted(crops))}")
+        lo, hi = (1, 6) if k == "d6" else (0, 9)
         if not lo <= int(v) <= hi:
-            raise VisionError(f"a {kind} has no face {v} (faces are {lo}..{hi})")
+            raise VisionError(f"a {k} has no face {v} (faces are {lo}..{hi})")
     if len(values) > 30:
         raise VisionError("compose_tray places at most 30 dice")
     frame = tray.copy()
@@ -83,13 +89,12 @@ def compose_tray_with_boxes(
     # Mild global light change so repeated frames are not identical.
     frame = np.clip(frame.astype(np.float32) * rng.uniform(0.9, 1.05), 0, 255).astype(np.uint8)
     h, w = frame.shape[:2]
-    base = D6_SIZE if kind == "d6" else D10_SIZE
     placed: list[tuple[float, float, float]] = []
     boxes: list[tuple[int, int, int, int]] = []
-    margin = base
-    for v in values:
-        sprite = rng.choice(crops[kind][int(v)])
-        size = base * rng.uniform(0.92, 1.08)
+    margin = max(D6_SIZE if k == "d6" else D10_SIZE for k in kinds) if kinds else D6_SIZE
+    for k, v in zip(kinds, values, strict=True):
+        sprite = rng.choice(crops[k][int(v)])
+        size = (D6_SIZE if k == "d6" else D10_SIZE) * rng.uniform(0.92, 1.08)
         for _ in range(500):
             cx, cy = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
             if all(math.hypot(cx - px, cy - py) > 1.9 * max(size, ps) for px, py, ps in placed):

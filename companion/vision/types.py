@@ -21,6 +21,8 @@ class DieReading:
 
     kind: "d6" | "d10" | "percentile"; value: d6 1..6, d10 0..9, percentile tens digit 0..9
     (meaning 00..90); box: x, y, w, h in pixels of the frame given; confidence 0..1.
+    A d10 showing 0 is value 0 and a percentile die showing "00" is value 0: whether either
+    means 10 or 100 is for the rules, not the reader.
     """
 
     kind: str

@@ -75,6 +75,25 @@ def test_every_marker_on_the_printed_sheet_is_read(tmp_path: Path) -> None:
     assert sorted(seen) == list(range(30))
 
 
+def test_a_photo_of_the_printed_sheet_is_read(tmp_path: Path) -> None:
+    """The sheet as the box's camera would see it held up: the whole A4 page in a
+    1280x960 frame, turned a little, out of focus, with sensor noise."""
+    stickers = [Sticker(i, f"Unit {i}") for i in range(24)]
+    (path,) = save_sheets(render_sheets(stickers), tmp_path / "sheet.png")
+    page = np.asarray(Image.open(path).convert("L"))
+    small = cv2.resize(page, None, fx=900 / page.shape[0], fy=900 / page.shape[0],
+                       interpolation=cv2.INTER_AREA)
+    frame = np.full((960, 1280), 90, np.uint8)
+    y, x = (960 - small.shape[0]) // 2, (1280 - small.shape[1]) // 2
+    frame[y : y + small.shape[0], x : x + small.shape[1]] = small
+    turn = cv2.getRotationMatrix2D((640, 480), 7, 1.0)
+    frame = cv2.warpAffine(frame, turn, (1280, 960), borderValue=90)
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    noise = np.random.default_rng(5).normal(0, 5, frame.shape)
+    photo = np.clip(frame + noise, 0, 255).astype(np.uint8)
+    assert sorted(s.marker_id for s in detect_markers(photo)) == list(range(24))
+
+
 def test_sheet_pdf(tmp_path: Path) -> None:
     out = tmp_path / "sheet.pdf"
     save_sheets(render_sheets([Sticker(0, "A"), Sticker(1, "B")]), out)

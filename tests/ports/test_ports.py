@@ -43,6 +43,77 @@ def test_sim_display_prints_frames_in_the_terminal() -> None:
     assert "█" in art[6] and "█" not in art[20]
 
 
+def test_rotation_from_the_config_turns_the_frame() -> None:
+    upside_down = SimDisplay(rotate=2)  # a box mounted with its header at the bottom
+    upside_down.show(frame_with_box())
+    frame = upside_down.last
+    assert frame.getpixel((127 - 15, 63 - 15)) and not frame.getpixel((15, 15))
+
+
+class I2cBus:
+    """The I2C bus luma writes to: records every command and every data transfer."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.fails = fails
+        self.opened: tuple[int, int] | None = None
+        self.commands: list[tuple[int, ...]] = []
+        self.sent: list[list[int]] = []
+
+    def open(self, port: int, address: int) -> I2cBus:
+        if self.fails:
+            raise OSError(121, "Remote I/O error")
+        self.opened = (port, address)
+        return self
+
+    def command(self, *cmd: int) -> None:
+        self.commands.append(cmd)
+
+    def data(self, data: list[int]) -> None:
+        self.sent.append(list(data))
+
+    def cleanup(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_the_real_oled_driver_gets_the_configured_bus_rotation_and_contrast(
+    driver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import luma.core.interface.serial as serial
+
+    from companion.ports.display import open_pi_display
+
+    bus = I2cBus()
+    monkeypatch.setattr(serial, "i2c", lambda port, address: bus.open(port, address))
+    display = open_pi_display(driver, 1, 0x3D, 2, 200)
+    device = display.device  # type: ignore[attr-defined]
+    assert type(device).__name__ == driver and device.rotate == 2
+    assert bus.opened == (1, 0x3D) and (0x81, 200) in bus.commands  # contrast
+    display.show(frame_with_box())
+    assert any(any(chunk) for chunk in bus.sent)  # the box's pixels went down the bus
+
+
+@pytest.mark.parametrize("rotate", [1, 3])
+def test_a_quarter_turn_is_refused_with_a_reason(rotate: int) -> None:
+    from companion.ports.display import open_pi_display
+
+    with pytest.raises(HardwareError, match="use 0, or 2 for a panel mounted upside down"):
+        open_pi_display("ssd1306", 1, 0x3C, rotate, 255)
+    with pytest.raises(HardwareError, match="64x128"):
+        SimDisplay(rotate=rotate)
+
+
+def test_a_missing_oled_says_how_to_check_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import luma.core.interface.serial as serial
+
+    from companion.ports.display import open_pi_display
+
+    bus = I2cBus(fails=True)
+    monkeypatch.setattr(serial, "i2c", lambda port, address: bus.open(port, address))
+    with pytest.raises(HardwareError, match=r"no sh1106 display at I2C bus 1 address 0x3c.*i2cdet"):
+        open_pi_display("sh1106", 1, 0x3C, 0, 255)
+
+
 def test_terminal_art_of_a_blank_frame_is_blank() -> None:
     assert set(terminal_art(Image.new("1", (128, 64), 0))) <= {"+", "-", "|", " ", "\n"}
 

@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 from uifake import FIRE, MORALE, SCENARIO_TOML, use_fake_rules
-from uirig import Rig
+from uirig import Rig, tones, written
 
-from companion.box import DeviceBack, DeviceFault, TagSeen, throws
-from companion.rules.core import AwaitChip, AwaitChoice, AwaitRoll, DiceGroup, DieKind, RollRequest
+from companion.box import DeviceBack, DeviceFault, DiceSeen, SeenDie, TagSeen, throws
+from companion.rules.core import (
+    AwaitChip,
+    AwaitChoice,
+    AwaitRoll,
+    DiceGroup,
+    DieKind,
+    RollRequest,
+)
 from companion.session.events import (
     ChipAccepted,
     ChoiceMade,
@@ -20,6 +27,7 @@ from companion.session.events import (
     SecretRevealed,
     Undone,
 )
+from companion.ui.screens import layout
 
 
 @pytest.fixture
@@ -94,12 +102,74 @@ def test_wrong_or_unreadable_dice_are_refused(rig: Rig) -> None:
     to_fire(rig)
     rig.dice(("d6", 2), ("d6", 6))
     assert rig.screen.kind == "error" and rig.screen.title == "Wrong dice"
+    assert rig.screen.lines == ("Saw 2 d6, need 3d6. Roll again.",)
+    assert rig.screen.footer == "any button" and rig.tunes[-1] == "error"
     rig.press("select")
-    rig.box.handle(__import__("companion.box", fromlist=["DiceSeen"]).DiceSeen(
-        (), (((10, 20, 30, 30), "cocked"),)))
-    assert rig.screen.title == "Reroll" and "cocked" in rig.screen.lines[0]
-    assert len(rig.events()) == 3
+    assert rig.screen.kind == "roll" and len(rig.events()) == 3
     assert isinstance(rig.box.step, AwaitRoll)
+
+
+def test_unreadable_die_is_named_by_its_place_not_its_pixels(rig: Rig) -> None:
+    to_fire(rig)
+    read = (SeenDie("d6", 5, (10, 300, 30, 30)), SeenDie("d6", 2, (400, 20, 30, 30)))
+    rig.box.handle(DiceSeen(read, (((200, 40, 30, 30), "cocked"),)))
+    assert rig.screen.title == "Reroll"
+    assert rig.screen.lines == ("Cannot read the die 2nd from the left (cocked). Roll again.",)
+    assert rig.said[-1] == ("! Reroll: Cannot read 1 of 3 dice: the die 2nd from the left: "
+                            "cocked. Roll again or enter by hand.")
+    assert not any("x200" in line or "y40" in line for line in rig.said)
+
+
+def test_unreadable_dice_agree_in_number(rig: Rig) -> None:
+    to_fire(rig)
+    rig.box.handle(DiceSeen((), (((0, 0, 0, 0), "cocked"),)))
+    assert rig.screen.lines == ("Cannot read 1 die (cocked). Roll again.",)
+    assert rig.said[-1].startswith("! Reroll: Cannot read the die: cocked.")
+    rig.press("select")
+    rig.box.handle(DiceSeen((), (((0, 0, 30, 30), "cocked"), ((90, 0, 30, 30), "stacked"))))
+    assert rig.screen.lines[0].startswith("Cannot read 2 dice (cocked, stacked).")
+    assert "1 dice" not in " ".join(rig.said)
+
+
+def test_second_refusal_offers_entry_by_hand(rig: Rig) -> None:
+    to_fire(rig)
+    rig.dice(("d6", 3), ("d6", 5), ("d6", 6))  # the first throw is read
+    rig.box.handle(DiceSeen((SeenDie("d6", 1, (0, 0, 30, 30)),), (((90, 0, 30, 30), "cocked"),)))
+    assert rig.screen.title == "Reroll" and rig.screen.footer == "any button"
+    rig.press("select")
+    assert rig.screen.footer == "hold SEL: menu"  # once is not yet "repeatedly"
+    rig.box.handle(DiceSeen((SeenDie("d6", 1, (0, 0, 30, 30)),), (((90, 0, 30, 30), "blurred"),)))
+    assert rig.screen.title == "Reroll (2nd time)" and rig.screen.footer == "SEL: enter by hand"
+    assert "enter" in rig.screen.lines[0]
+    rig.press("select")
+    # The throw already read is kept; the two dice of the refused throw start at 1.
+    assert rig.screen.kind == "entry" and rig.screen.items == ("3", "5", "6", "1", "1")
+    for _ in range(3):
+        rig.press("select")
+    rig.press("up")
+    rig.press("select")
+    rig.press("select")
+    assert rig.events()[-1] == DiceAccepted((3, 5, 6, 2, 1), "manual")
+    assert not [e for e in rig.events() if isinstance(e, DiceAccepted) and e.source == "camera"]
+
+
+def test_after_two_refusals_the_roll_screen_offers_entry_too(rig: Rig) -> None:
+    to_fire(rig)
+    for _ in range(2):
+        rig.box.handle(DiceSeen((), (((0, 0, 30, 30), "cocked"),)))
+    rig.press("back")  # not now: the table rolls again
+    assert rig.screen.kind == "roll" and rig.screen.footer == "SEL: enter by hand"
+    rig.press("select")
+    assert rig.screen.kind == "entry"
+    rig.press("back")  # backs out of entry: the camera is listened to again
+    rig.dice(("d6", 5), ("d6", 5), ("d6", 5))
+    rig.dice(("d6", 1), ("d6", 1))
+    assert rig.events()[-1] == DiceAccepted((5, 5, 5, 1, 1), "camera")
+    rig.press("select")  # the result
+    rig.press("select")  # the resolve check comes next: a new roll, nothing refused yet
+    assert rig.screen.footer == "hold SEL: menu"
+    rig.press("select")
+    assert rig.screen.kind != "entry"  # a stray SELECT does not leave the camera unheard
 
 
 def test_manual_entry_and_correction_keep_both_in_the_journal(rig: Rig) -> None:
@@ -180,13 +250,20 @@ def test_camera_fault_is_reported_once_and_comes_back(rig: Rig) -> None:
     rig.box.handle(DeviceFault("camera", "gone"))
     rig.box.handle(DeviceFault("camera", "gone"))
     assert rig.tunes.count("error") == 1
+    assert rig.screen.title == "Camera lost" and "by hand" in rig.screen.lines[0]
     rig.press("select")
+    assert rig.screen.kind == "idle" and "Camera down" in rig.screen.lines
     to_fire(rig)
-    assert rig.screen.footer == "camera down: hold SEL"
+    assert rig.screen.footer == "No camera: SEL enter"
+    rig.press("select")
+    assert rig.screen.kind == "entry"
+    rig.press("back")
     rig.box.handle(DeviceBack("camera"))
     assert rig.screen.title == "Camera back"
     rig.press("select")
-    assert rig.screen.footer.startswith("avg")
+    assert rig.screen.footer == "hold SEL: menu"
+    rig.press("select")
+    assert rig.screen.kind == "roll"  # SELECT opens entry only while it is offered
 
 
 def test_rotary_encoder_moves_the_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,3 +290,138 @@ def test_throws_split_same_kinds_and_skip_empty_groups() -> None:
     assert throws(MORALE) == [[0, 1]]
     empty = RollRequest("x", (DiceGroup(DieKind.D6, 2, "a", ""), DiceGroup(DieKind.D6, 0, "b", "")))
     assert throws(empty) == [[0]]
+
+
+# ------------------------------------------------------------------ sounds
+
+
+def notes(rig: Rig) -> list[int]:
+    """The notes the buzzer's mock PWM pin played since it was last cleared (Hz)."""
+    played = [round(f) for f in tones(rig.pwm_events())]
+    rig.factory.pin(18).clear_states()
+    return played
+
+
+def tune(name: str) -> list[int]:
+    return [round(f) for f in written(name)]
+
+
+def test_each_event_plays_its_tune_on_the_buzzer_pin(rig: Rig) -> None:
+    notes(rig)
+    rig.chip("Red 1")
+    assert notes(rig) == tune("chip")
+    rig.press("select")
+    rig.press("select")  # Fire
+    rig.dice(("d6", 1), ("d6", 1), ("d6", 1))
+    assert notes(rig) == tune("dice")  # the first of two throws read
+    rig.dice(("d6", 2), ("d6", 2))
+    assert notes(rig) == tune("jam")
+    rig.box.handle(TagSeen("04DEADBEEF0001", None))
+    assert notes(rig) == tune("error")
+    rig.press("select")
+    rig.chip("Red 1")
+    assert notes(rig) == tune("warning")  # already drawn
+    rig.press("select")
+    rig.chip("Blue 1")
+    rig.press("select")
+    rig.press("select")  # Fire
+    rig.dice(("d6", 6), ("d6", 6), ("d6", 6))
+    notes(rig)
+    rig.dice(("d6", 1), ("d6", 1))
+    assert notes(rig) == tune("berserk")  # beats the end of turn that comes with it
+    rig.press("select")
+    rig.press("select")
+    assert notes(rig) == [] and rig.screen.title == "Secret roll"  # reading is silent
+
+
+def test_pins_deaths_failed_resolve_secret_and_game_over_sound(rig: Rig) -> None:
+    to_fire(rig)
+    rig.dice(("d6", 6), ("d6", 6), ("d6", 1))
+    notes(rig)
+    rig.dice(("d6", 6), ("d6", 6))  # two 6s pin; both hits saved
+    assert notes(rig) == tune("pin")
+    rig.press("select")
+    rig.chip("Blue 1")
+    rig.press("select")
+    rig.press("select")  # Fire
+    rig.dice(("d6", 5), ("d6", 5), ("d6", 1))
+    notes(rig)
+    rig.dice(("d6", 1), ("d6", 1))  # 2 hits: a death, then a resolve check
+    assert notes(rig) == tune("death")
+    rig.press("select")
+    rig.dice(("d6", 6), ("d6", 6))
+    assert notes(rig) == tune("resolve_failed")  # beats the end of turn that comes with it
+    rig.press("select")
+    rig.press("select")
+    rig.dice(("d6", 3))  # the secret roll
+    assert notes(rig) == tune("secret")
+    rig.press("select")
+    for chip in ("Red 1", "Blue 1"):  # turn 2: both hold
+        rig.chip(chip)
+        rig.press("select")
+        rig.press("down")
+        rig.press("select")
+    rig.press("select")  # the end of turn 2
+    assert isinstance(rig.box.step, AwaitRoll) and rig.box.step.request == MORALE
+    notes(rig)
+    rig.dice(("percentile", 9), ("d10", 9))  # morale 99: routed, game over
+    assert notes(rig) == tune("game_over")
+
+
+# ------------------------------------------------------------ screen wording
+
+
+def test_a_long_result_scrolls_with_up_and_down_and_any_other_button_goes_on(
+    rig: Rig,
+) -> None:
+    to_fire(rig)
+    rig.dice(("d6", 5), ("d6", 5), ("d6", 6))
+    rig.dice(("d6", 1), ("d6", 2))
+    page = rig.screen
+    assert page.kind == "result" and layout(page).scroll_max > 0
+    rig.press("down")
+    assert rig.screen.kind == "result" and rig.screen.scroll == 1
+    shown = [t.text for t in layout(rig.screen).texts]
+    assert "Arabs lose 3 figures" in shown
+    for _ in range(5):  # scrolling stops at the last line
+        rig.press("down")
+    assert rig.screen.scroll == layout(page).scroll_max
+    rig.press("up")
+    assert rig.screen.scroll == layout(page).scroll_max - 1
+    rig.press("select")
+    assert rig.screen.kind == "check" and rig.screen.scroll == 0  # a new page, at its top
+
+
+def test_idle_select_picks_a_chip_and_a_lost_reader_says_so(rig: Rig) -> None:
+    rig.box.handle(DeviceFault("chip reader", "usb-hid reader: read failed"))
+    assert rig.screen.title == "Chip reader lost" and "by hand" in rig.screen.lines[0]
+    rig.press("select")
+    assert rig.screen.kind == "idle" and "Chip reader down" in rig.screen.lines
+    assert rig.screen.footer == "SEL: pick chip"
+    rig.press("select")
+    assert rig.screen.title == "Pick chip" and rig.screen.items == ("Red 1", "Blue 1")
+    rig.press("select")
+    assert rig.events()[-1] == ChipAccepted("Red 1", "")
+
+
+def test_a_lost_display_is_reported_once_and_the_game_goes_on(rig: Rig) -> None:
+    rig.box.handle(DeviceFault("display", "I2C error"))
+    rig.box.handle(DeviceFault("display", "I2C error"))
+    assert rig.tunes == ["error"] and rig.screen.title == "Display lost"
+    rig.press("select")
+    assert rig.screen.kind == "idle" and "Display down" not in rig.screen.lines
+    rig.chip("Red 1")
+    assert rig.screen.kind == "chip"
+
+
+def test_the_chip_screen_names_the_unit_its_side_and_its_state(rig: Rig) -> None:
+    rig.chip("Red 1")
+    assert rig.screen.title == "Chip: Red 1" and rig.screen.big == "Legion"
+    assert rig.screen.lines == ("FFL · infantry, 12 figures", "Now: Legion: 12 figures")
+    assert rig.screen.footer == "Next: Order?"
+
+
+def test_choice_footer_drops_the_unit_name_the_title_already_shows(rig: Rig) -> None:
+    rig.chip("Red 1")
+    rig.press("select")
+    assert rig.screen.title == "Legion" and rig.screen.footer == "Order?"

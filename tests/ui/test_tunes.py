@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gpiozero.tones import Tone
+from uirig import tones, written
 
 from companion.ports.pins import mock_factory
 from companion.ports.sounder import Sounder, make_buzzer
@@ -23,31 +23,14 @@ def played(name: str, mute: bool = False) -> list[float]:
     sounder.play(name, TUNES[name])
     events = list(pin.pwm_events)
     sounder.close()
-    out: list[float] = []
-    sounding, last = False, None
-    for e in events:  # a new note: sound starts, or its frequency changes while sounding
-        on = bool(e.duty > 0 and e.frequency)
-        if on and (not sounding or e.frequency != last):
-            out.append(e.frequency)
-        sounding, last = on, (e.frequency if on else None)
-    return out
+    return tones(events)
 
 
 @pytest.mark.parametrize("name", sorted(TUNES))
 def test_tune_plays_its_notes(name: str) -> None:
     # Adjacent equal notes are one entry; notes separated by a rest stay separate.
-    assert [round(f) for f in played(name)] == [round(f) for f in _merge_adjacent(TUNES[name])]
+    assert [round(f) for f in played(name)] == [round(f) for f in written(name)]
     assert sum(seconds for _, seconds in TUNES[name]) <= 1.0  # never delays the next draw
-
-
-def _merge_adjacent(notes: tuple[tuple[str | None, float], ...]) -> list[float]:
-    out: list[float] = []
-    previous: str | None = None
-    for note, _ in notes:
-        if note is not None and note != previous:
-            out.append(Tone(note).frequency)
-        previous = note
-    return out
 
 
 def test_the_issue_tunes_exist_and_differ() -> None:

@@ -160,7 +160,11 @@ class FakeRules:
             fire, saves = request.split(dice)
             hits = max(0, sum(d >= 5 for d in fire) - sum(d == 6 for d in saves))
             effects = set()
-            if sum(d == 6 for d in fire) >= 2:
+            if fire == (1, 1, 1):  # a jam, for the tunes' sake
+                effects, hits = {"jammed"}, 0
+            elif fire == (6, 6, 6):  # the Arabs go berserk instead of falling
+                effects, hits = {"berserk"}, 0
+            if sum(d == 6 for d in fire) == 2:
                 effects.add("pinned")
             if hits:
                 effects.add("killed")

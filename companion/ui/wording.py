@@ -1,0 +1,238 @@
+"""The box's words: how dice, odds, outcomes, positions and next steps are said
+on a 128x64 screen and in the play-by-play. Pure functions of rules data.
+
+Labels come from five rule systems written by different hands, so the headline
+is worded from the label's shape: a count ("3 hits", "1 inch"), a value
+("Target number: 6"), a yes/no ("Passed: yes") or a category ("Winner: defender").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+from companion.rules.core import (
+    AwaitChip,
+    AwaitChoice,
+    AwaitRoll,
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Step,
+)
+from companion.ui.screens import fits_line
+
+# An AwaitRoll whose reason says this is a check made at the end of a turn or
+# an attack, and the title its screen gets.
+CHECKS = (
+    (re.compile(r"\bresolve\b", re.I), "Resolve check"),
+    (re.compile(r"\bammunition|\bammo\b", re.I), "Ammunition check"),
+    (re.compile(r"\bmorale\b", re.I), "Morale check"),
+    (re.compile(r"\brally\b", re.I), "Rally check"),
+    (re.compile(r"\bend of (the )?(turn|attack)\b|\bafter the attack\b", re.I),
+     "End-of-attack check"),
+)
+
+
+def dice_text(groups: Sequence[DiceGroup]) -> str:
+    """'4d6 + 1d10' for the headline; percentile dice read 'd%'."""
+    parts = [f"{g.count}{'d%' if g.kind is DieKind.PERCENTILE else g.kind.value}"
+             for g in groups if g.count]
+    return " + ".join(parts) or "no dice"
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """'1 die', '3 dice', '1 chip', '0 chips'."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def percent(p: Fraction) -> str:
+    value = float(p) * 100
+    if 0 < value < 1:
+        return "<1%"
+    if 99 < value < 100:
+        return ">99%"
+    return f"{value:.0f}%"
+
+
+# A headline label naming categories rather than a count, e.g. "winner (1
+# attacker, 2 defender, 0 tie)" or "side activating (0 = tie)": an average of
+# it means nothing, so the box names the category instead.
+_CATEGORICAL = re.compile(r"^(?P<noun>[^()]*?)\s*\((?P<names>[^()]*)\)\s*$")
+_CATEGORY = re.compile(r"^\s*(-?\d+)\s*=?\s*(.+?)\s*$")
+
+
+def categories(label: str, groups: Sequence[DiceGroup] = ()) -> tuple[str, dict[int, str]] | None:
+    """The noun and the names of a categorical headline label, or None for a count.
+
+    Values the label does not name are taken as the number of a dice group (1 is
+    the first group: "first side"), which is how the systems that name only the
+    tie use them.
+    """
+    found = _CATEGORICAL.match(label)
+    if found is None:
+        return None
+    names: dict[int, str] = {}
+    for item in found["names"].split(","):
+        named = _CATEGORY.match(item)
+        if named is None:
+            return None
+        names[int(named[1])] = named[2]
+    if names.get(1) == "yes":
+        names.setdefault(0, "no")
+    for number, group in enumerate(groups, start=1):
+        names.setdefault(number, group.label)
+    return found["noun"], names
+
+
+def category_name(value: int, names: dict[int, str]) -> str:
+    return names.get(value, str(value))
+
+
+def odds_line(odds: Odds | None, groups: Sequence[DiceGroup] = ()) -> str:
+    """Headline odds in a few words: 'avg 1.3 hits, 70% 1+, pinned 12%'."""
+    if odds is None:
+        return ""
+    named = categories(odds.headline_label, groups)
+    if named is not None:
+        _, names = named
+        parts = [f"{category_name(value, names)} {percent(chance)}"
+                 for value, chance in sorted(odds.headline.items(), key=lambda kv: -kv[1])]
+    elif yes_no(odds.headline_label, list(odds.headline)):
+        parts = [f"{odds.headline_label} {percent(odds.at_least(1))}"]
+    else:
+        parts = [f"avg {float(odds.mean()):.1f} {odds.headline_label}".rstrip()]
+        if len(odds.headline) > 1 and min(odds.headline) <= 0 < max(odds.headline):
+            parts.append(f"{percent(odds.at_least(1))} 1+")
+    effects = [(name, chance) for name, chance in odds.effects.items()
+               if pretty(name) != odds.headline_label]
+    for name, chance in effects[:2]:
+        parts.append(f"{pretty(name)} {percent(chance)}")
+    return ", ".join(parts)
+
+
+def faces(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int]) -> str:
+    """Dice as read on their faces: a percentile tens die 3 reads '30'."""
+    return ", ".join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
+
+
+def pretty(name: str) -> str:
+    return name.replace("_", " ")
+
+
+# Plurals the first word of a headline label may have, and their singular.
+_IRREGULAR = {"men": "man", "women": "woman", "feet": "foot"}
+
+
+def singular(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith("'s"):  # possessive: "attacker's margin" is a value, not a count
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+# A label that states something happened ("passed", "spotted", "attacker wins",
+# "leader hit") rather than counting things: its 0 and 1 mean no and yes.
+_YES_NO = re.compile(r"^(\w+ed|.* wins|(.* )?hit|.* lost)$")
+
+
+def yes_no(label: str, values: Sequence[int]) -> bool:
+    return bool(_YES_NO.match(label)) and set(values) <= {0, 1}
+
+
+def headline(outcome: Outcome) -> str:
+    """'3 hits', '1 hit', '13 inches' (the first word of the label agrees);
+    'Passed: yes' for a label that says whether something happened, and
+    'Target number: 6' for one that names a value rather than counting."""
+    label = outcome.headline_label
+    if yes_no(label, [outcome.headline]):
+        return f"{capital(label)}: {'yes' if outcome.headline else 'no'}"
+    first = label.partition(" ")[0]
+    if first and singular(first) == first:  # a value, not a count: "target number", "CP"
+        return f"{capital(label)}: {outcome.headline}"
+    if outcome.headline == 1 and label:
+        word, _, rest = label.partition(" ")
+        label = f"{singular(word)} {rest}".strip()
+    return f"{outcome.headline} {label}".strip()
+
+
+def check_title(reason: str) -> str | None:
+    for pattern, title in CHECKS:
+        if pattern.search(reason):
+            return title
+    return None
+
+
+def first_fitting(kind: str, *candidates: str) -> str:
+    """The first candidate that fits a line of that kind ("title", "footer", "big")
+    without being shortened; the last one otherwise."""
+    for text in candidates:
+        if text and fits_line(kind, text):
+            return text
+    return candidates[-1]
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def next_hint(step: Step) -> str:
+    """The next step in a few words, for a result screen's footer (one line)."""
+    if isinstance(step, AwaitChip):
+        return "Next: draw a chip"
+    if isinstance(step, AwaitChoice):
+        return first_fitting("footer", f"Next: {step.prompt}", f"Next: {step.about}",
+                             "Next: a choice")
+    if isinstance(step, AwaitRoll):
+        if step.request.secret:
+            return "Next: a secret roll"
+        kind = check_title(step.request.reason)
+        dice = dice_text(step.request.groups)
+        return first_fitting("footer", f"Next: {kind.lower() if kind else 'roll'} {dice}",
+                             f"Next: roll {dice}", "Next: a roll")
+    return "Next: game over"
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def where_on_tray(box: tuple[int, ...], everyone: list[tuple[int, ...]]) -> str:
+    """Which die, in words a referee can use: 'the die 2nd from the left'.
+
+    Positions are counted among all the dice the camera found (read or not),
+    left to right by their centres; pixel coordinates mean nothing at the table.
+    Empty when there is one die or the position is unknown.
+    """
+    known = [b for b in everyone if len(b) >= 4 and (b[2] or b[3])]
+    if box not in known or len(known) < 2:
+        return ""
+    centres = sorted(b[0] + b[2] / 2 for b in known)
+    rank = centres.index(box[0] + box[2] / 2)
+    if rank == 0:
+        return "the leftmost die"
+    if rank == len(centres) - 1:
+        return "the rightmost die"
+    return f"the die {ordinal(rank + 1)} from the left"
+
+
+def topic(reason: str) -> tuple[str, ...]:
+    """A reason's topic, the words before its colon ("Activation toss" of
+    "Activation toss: a d10 each, ..."), as a shorter title."""
+    topic, colon, _ = reason.partition(":")
+    return (topic.strip(),) if colon and topic.strip() else ()
+
+
+def rest_of(reason: str, title: str) -> str:
+    """What a title taken from the reason leaves to say in the body."""
+    topic, colon, rest = reason.partition(":")
+    return capital(rest.strip()) if colon and topic.strip() == title else reason

@@ -1,0 +1,119 @@
+"""The simulated table behaves like a referee: it gives the camera two tries at a
+roll, then types the dice lying on the tray in by hand. So every system's demo
+finishes whatever the dice reader does; and the demo says clearly, without a
+traceback, when it cannot show a kind of die at all."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from companion.box import Box, DiceSeen, SeenDie
+from companion.cli import main
+from companion.rules import SYSTEM_NAMES
+from companion.rules.core import DieKind, GameOver
+from companion.session.events import DiceAccepted
+from companion.session.journal import Journal
+from companion.session.session import GameSession
+from companion.simtable import TRIES_BEFORE_HAND_ENTRY, SimTable
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    made = Journal(tmp_path / "journal.sqlite3")
+    yield made
+    made.close()
+
+
+def refusing(kinds: list[DieKind], truth: list[int], rng: random.Random) -> DiceSeen:
+    """A reader that refuses every die it is shown."""
+    return DiceSeen((), tuple(((i * 50, 0, 40, 40), "unclear face") for i in range(len(kinds))))
+
+
+def blind(kinds: list[DieKind], truth: list[int], rng: random.Random) -> None:
+    """A camera that never sees the dice land (nothing reaches the box)."""
+    return None
+
+
+CASES = [pytest.param(system, refusing, id=f"refusing-{system}") for system in SYSTEM_NAMES]
+CASES += [pytest.param(system, blind, id=f"blind-{system}")  # the menu path: two suffice
+          for system in ("tenir_le_fort", "on_the_frontier")]
+
+
+@pytest.mark.parametrize(("system", "camera"), CASES)
+def test_every_system_finishes_by_hand_whatever_the_reader_does(
+    system: str, camera: object, journal: Journal
+) -> None:
+    text = resources.files("companion.scenarios").joinpath(f"{system}.toml").read_text("utf-8")
+    session = GameSession.new(journal, text, "test")
+    said: list[str] = []
+    box = Box(session, show=lambda s: None, play=lambda n: None, say=said.append)
+    throws: list[list[int]] = []
+
+    def watched(kinds: list[DieKind], truth: list[int], rng: random.Random) -> DiceSeen | None:
+        throws.append(list(truth))
+        return camera(kinds, truth, rng)  # type: ignore[operator, no-any-return]
+
+    table = SimTable(box, random.Random(4), camera=watched)
+    box.start()
+    for _ in range(20000):
+        if table.finished():
+            break
+        table.act()
+    assert table.finished() and isinstance(box.step, GameOver), system
+    rolls = [e for e in (x.event for x in journal.entries()) if isinstance(e, DiceAccepted)]
+    assert rolls and {e.source for e in rolls} <= {"manual"}
+    # Two tries a roll, never more: a referee does not keep throwing forever.
+    assert len(throws) <= TRIES_BEFORE_HAND_ENTRY * len(rolls)
+    if camera is refusing:
+        assert sum("Reroll (2nd time)" in line for line in said) >= len(rolls) // 2
+
+
+def test_what_is_typed_in_is_what_lies_on_the_tray(journal: Journal) -> None:
+    """The referee types the faces of the refused throw, not numbers of their own."""
+    text = resources.files("companion.scenarios").joinpath(
+        "on_the_frontier.toml").read_text("utf-8")
+    session = GameSession.new(journal, text, "test")
+    box = Box(session, show=lambda s: None, play=lambda n: None)
+    thrown: list[list[int]] = []
+
+    def second_throw_refused(kinds: list[DieKind], truth: list[int],
+                             rng: random.Random) -> DiceSeen:
+        thrown.append(list(truth))
+        if len(thrown) == 1:  # the first side's die is read
+            return DiceSeen((SeenDie(kinds[0].value, truth[0], (0, 0, 40, 40)),))
+        return refusing(kinds, truth, rng)
+
+    table = SimTable(box, random.Random(9), camera=second_throw_refused)
+    box.start()
+    while not [e for e in journal.entries() if isinstance(e.event, DiceAccepted)]:
+        table.act()
+    (accepted,) = [e.event for e in journal.entries() if isinstance(e.event, DiceAccepted)]
+    assert isinstance(accepted, DiceAccepted) and accepted.source == "manual"
+    assert list(accepted.dice) == [thrown[0][0], thrown[-1][0]]  # the initiative d6 each
+
+
+def test_demo_without_sample_dice_of_a_kind_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import companion.vision as vision
+    from companion.vision.types import VisionError
+
+    real = vision.compose_tray
+
+    def compose_tray(values: object, kind: object, rng: random.Random) -> object:
+        if kind == "percentile" or (isinstance(kind, list) and "percentile" in kind):
+            raise VisionError("compose_tray has no sample dice of kind 'percentile'; "
+                              "it has d10, d6")
+        return real(values, kind, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision, "compose_tray", compose_tray)
+    code = main(["demo", "--system", "fighting_swashbucklers"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cannot show percentile dice" in err and "sample photos" in err
+    assert "Traceback" not in err

@@ -1,0 +1,58 @@
+"""How the box words dice, odds, outcomes and places (companion/ui/wording.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from companion.rules.core import DiceGroup, DieKind, Odds, Outcome
+from companion.ui.wording import categories, counted, headline, odds_line, where_on_tray
+
+
+@pytest.mark.parametrize(("number", "label", "shown"), [
+    (3, "hits", "3 hits"),
+    (1, "hits", "1 hit"),
+    (1, "inches", "1 inch"),
+    (1, "casualties", "1 casualty"),
+    (1, "sixes", "1 six"),
+    (1, "men removed", "1 man removed"),
+    (2, "men removed", "2 men removed"),
+    (0, "attacker wins", "Attacker wins: no"),
+    (1, "passed", "Passed: yes"),
+    (6, "target number", "Target number: 6"),
+    (2, "attacker's margin", "Attacker's margin: 2"),
+    (4, "CP", "CP: 4"),
+])
+def test_headlines_read_as_words(number: int, label: str, shown: str) -> None:
+    assert headline(Outcome(number, label)) == shown
+
+
+def test_categorical_headlines_name_the_category() -> None:
+    groups = (DiceGroup(DieKind.D10, 1, "first side", ""),
+              DiceGroup(DieKind.D10, 1, "second side", ""))
+    assert categories("winner (1 attacker, 2 defender, 0 tie)") == (
+        "winner", {1: "attacker", 2: "defender", 0: "tie"})
+    assert categories("side activating (0 = tie)", groups) == (
+        "side activating", {0: "tie", 1: "first side", 2: "second side"})
+    assert categories("sighted (1 = yes)") == ("sighted", {1: "yes", 0: "no"})
+    assert categories("hits") is None
+    odds = Odds("winner (1 attacker, 2 defender, 0 tie)",
+                {1: Fraction(1, 2), 2: Fraction(1, 3), 0: Fraction(1, 6)})
+    assert odds_line(odds) == "attacker 50%, defender 33%, tie 17%"
+    assert odds_line(Odds("passed", {1: Fraction(3, 4), 0: Fraction(1, 4)})) == "passed 75%"
+    # An effect named like the headline is not said twice.
+    assert odds_line(Odds("hits", {0: Fraction(1, 2), 1: Fraction(1, 2)},
+                          {"hits": Fraction(1, 2), "pinned": Fraction(1, 10)})) == (
+        "avg 0.5 hits, 50% 1+, pinned 10%")
+
+
+def test_where_on_tray_and_counted() -> None:
+    boxes = [(300, 0, 30, 30), (10, 0, 30, 30), (150, 0, 30, 30), (450, 0, 30, 30)]
+    assert where_on_tray(boxes[1], boxes) == "the leftmost die"
+    assert where_on_tray(boxes[2], boxes) == "the die 2nd from the left"
+    assert where_on_tray(boxes[0], boxes) == "the die 3rd from the left"
+    assert where_on_tray(boxes[3], boxes) == "the rightmost die"
+    assert where_on_tray(boxes[0], boxes[:1]) == ""  # one die needs no place
+    assert where_on_tray((0, 0, 0, 0), [(0, 0, 0, 0), boxes[0]]) == ""  # place unknown
+    assert [counted(n, "die", "dice") for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
