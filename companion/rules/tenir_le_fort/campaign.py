@@ -305,7 +305,7 @@ ARAB_RESOLVE = Action(
         Param(
             "casualties", ParamKind.INT, "Arab figures lost this attack", 30, minimum=0, maximum=500
         ),
-        Param("inside_fort", ParamKind.BOOL, "Arab figures are inside the fort (+1)", False),
+        Param("inside_fort", ParamKind.BOOL, "some Arab figures stand within the fort (+1)", False),
         Param("oasis", ParamKind.BOOL, "the Arabs control the oasis (+1)", False),
         Param(
             "command_points",

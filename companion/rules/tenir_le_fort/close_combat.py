@@ -24,6 +24,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    RulesError,
     check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
@@ -148,15 +149,32 @@ class Bout:
 HEADLINE = "attacker wins"
 
 
+SIDE_LEADERS: dict[str, tuple[str, ...]] = {
+    "FFL": ("none", "sergeant", "captain", "lieutenant"),
+    "Arab": ("none", "tribal", "mounted"),
+}
+
+
 def _fighter(p: Params, who: str, side: str) -> Fighter:
+    leader = str(p[f"{who}_leader"])
+    if leader not in SIDE_LEADERS[side]:
+        raise RulesError(
+            f"{who}_leader={leader}: the {who} is {side}, whose leaders are "
+            + ", ".join(SIDE_LEADERS[side])
+        )
+    if side == "Arab":
+        # wounds and heroes are the Legion's: an Arab hit is simply removed
+        for flag, words in (("wounded", "wounded"), ("hero", "a hero")):
+            if bool(p[f"{who}_{flag}"]):
+                raise RulesError(f"{who}_{flag}=yes: only a legionnaire can be {words}")
     return Fighter(
         side=side,
-        leader=str(p[f"{who}_leader"]),
+        leader=leader,
         berserk=bool(p[f"{who}_berserk"]),
         pinned=bool(p[f"{who}_pinned"]),
         low_water=bool(p[f"{who}_low_water"]),
-        wounded=side == "FFL" and bool(p[f"{who}_wounded"]),
-        hero=side == "FFL" and bool(p[f"{who}_hero"]),
+        wounded=bool(p[f"{who}_wounded"]),
+        hero=bool(p[f"{who}_hero"]),
         gun_crew=bool(p[f"{who}_gun_crew"]),
         position=str(p["defender_position"]) if who == "defender" else "open",
         surrounded=who == "defender" and bool(p["defender_surrounded"]),
@@ -166,6 +184,8 @@ def _fighter(p: Params, who: str, side: str) -> Fighter:
 def bout_from_params(p: Params) -> Bout:
     attacker_side = str(p["attacker_side"])
     defender_side = "FFL" if attacker_side == "Arab" else "Arab"
+    if defender_side == "Arab" and str(p["defender_position"]) == "loophole":
+        raise RulesError("defender_position=loophole: only legionnaires defend the loopholes")
     return Bout(
         _fighter(p, "attacker", attacker_side),
         _fighter(p, "defender", defender_side),

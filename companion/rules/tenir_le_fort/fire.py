@@ -338,8 +338,8 @@ def _save_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     return Outcome(
         lost,
         "casualties",
-        frozenset({"killed"}) if lost else frozenset(),
-        (f"saves {', '.join(map(str, dice))}: {saved} saved, {lost} casualties",),
+        frozenset({"not_saved"}) if lost else frozenset(),
+        (f"saves {', '.join(map(str, dice))}: {saved} saved, {lost} not saved",),
     )
 
 
@@ -348,7 +348,7 @@ def _save_odds(p: Params) -> Odds:
     ways, total = fold_pool_ways(0, [(n, lambda s, f: (0, int(f not in t.HEAVY_COVER_SAVE)))])
     return odds_from_ways(
         "casualties",
-        ((w, v, frozenset({"killed"}) if v else frozenset()) for (_, v), w in ways.items()),
+        ((w, v, frozenset({"not_saved"}) if v else frozenset()) for (_, v), w in ways.items()),
         total,
     )
 
@@ -409,7 +409,7 @@ class GunShot:
         if self.gun == "maxim" and not self.bonus:
             if self.jammed:
                 if ones >= t.JAM_ONES:
-                    effects.add("broken")
+                    effects.add("broken_for_good")
                     scores = False
                 elif any56:
                     effects.add("cleared")
@@ -436,7 +436,7 @@ class GunShot:
         lines = list(self.notes)
         if dice:
             lines.append(f"{', '.join(map(str, dice))}: {raw_hits} hits")
-        if "broken" in effects:
+        if "broken_for_good" in effects:
             lines.append("three 1s before the jam cleared: the Maxim is broken for good")
         elif "cleared" in effects:
             lines.append("a 5 or 6: the jam is cleared" + ("" if self.clear_fires else ", no hits"))
@@ -648,11 +648,12 @@ def _snipe_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     total = sum(dice)
     need = _needed(p)
     if total >= need:
+        # a mounted leader hit is removed; the Captain or a Lieutenant rolls on Effect of hits
         return Outcome(
             1,
             "leader hit",
-            frozenset({"killed"}),
-            (f"{total}: {need}-12 hits, the leader is down",),
+            frozenset({"leader_hit"}),
+            (f"{total}: {need}-12 hits the leader (an officer then rolls on Effect of hits)",),
         )
     return Outcome(0, "leader hit", frozenset(), (f"{total}: missed (needs {need}-12)",))
 
@@ -660,7 +661,7 @@ def _snipe_resolve(p: Params, dice: Sequence[int]) -> Outcome:
 def _snipe_odds(p: Params) -> Odds:
     need = _needed(p)
     hit = sum((pr for v, pr in sum_2d6().items() if v >= need), Fraction(0))
-    return Odds("leader hit", {0: 1 - hit, 1: hit}, {"killed": hit})
+    return Odds("leader hit", {0: 1 - hit, 1: hit}, {"leader_hit": hit})
 
 
 SNIPE = Action(

@@ -348,23 +348,30 @@ def _after_ffl_prep(s: GameState, key: str, tx: Tx) -> GameState:
 def _after_relief_day(s: GameState, out: Outcome, tx: Tx) -> GameState:
     s = replace(s, reinforcement_day=out.headline)
     if _relief_pending(s) and out.headline < s.day:
-        # the column shows up before the assault: the Arabs may strike at once
-        tx.say(f"The relief column shows up on day {out.headline}, before the assault.")
-        return ask(
-            s,
-            "attack_now",
-            "Relief sighted: attack?",
-            [("now", f"Now (day {out.headline})"), ("wait", f"As planned (day {s.day})")],
-            f"relief on day {out.headline}",
-        )
+        return _ask_attack_now(s, tx)
     tx.say("The relief day is noted in secret.")
     return _ask_sabotage(s)
+
+
+def _ask_attack_now(s: GameState, tx: Tx) -> GameState:
+    """The column shows up before the assault (either attack): the Arabs may strike at once."""
+    day = s.reinforcement_day
+    tx.say(f"The relief column shows up on day {day}, before the assault.")
+    return ask(
+        s,
+        "attack_now",
+        "Relief sighted: attack?",
+        [("now", f"Now (day {day})"), ("wait", f"As planned (day {s.day})")],
+        f"relief on day {day}",
+    )
 
 
 def _after_attack_now(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "now":
         day = s.reinforcement_day
-        s = replace(s, day=day, preparation_days=day - 1)
+        s = replace(s, day=day)
+        if not s.attack:
+            s = replace(s, preparation_days=day - 1)
         tx.say(f"The Arabs attack at once, on day {day}, with the bands gathered by then.")
     s = _relief_arrives(s, tx, into_bag=False)
     return _ask_sabotage(s)
@@ -1462,7 +1469,7 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
         g = replace(g, pinned=False)
         s = s.with_unit(g)
         tx.say(f"The {g.name}'s crew recovers from pin.")
-    if "broken" in out.effects:
+    if "broken_for_good" in out.effects:
         s = s.with_unit(replace(g, broken=True, jammed=False))
         tx.cues.add("jam")
         tx.say(f"The {g.name} is broken for good.")
@@ -1813,7 +1820,10 @@ def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
 def _after_charge_reach(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "no":
         u = s.unit(s.act.unit)
-        s = s.with_unit(replace(u, pinned=not unpinnable(s, u)))
+        if unpinnable(s, u):
+            tx.say(f"{u.name} falls short: it does not move (its mounted leader: not pinned).")
+            return _end_activation(s, tx)
+        s = s.with_unit(replace(u, pinned=True))
         tx.cues.add("pin")
         tx.say(f"{u.name} falls short: it does not move and is pinned.")
         return _end_activation(s, tx)
@@ -1954,11 +1964,13 @@ def _after_surrounded(s: GameState, key: str, tx: Tx) -> GameState:
     return _next_bout(s, tx)
 
 
-def _pick_bout(m: Melee) -> tuple[int, int] | None:
+def _pick_bout(m: Melee, defender_side: str) -> tuple[int, int] | None:
     a_idx = next((i for i, st in enumerate(m.a_state) if st == "ready"), None)
     if a_idx is None:
         return None
-    limit = len(m.a_state) if (m.surrounded or m.ladder) else t.MAX_ATTACKERS_PER_FIGURE
+    # only a surrounded legionnaire (or the wall's defenders) may face more than four
+    unlimited = m.ladder or (m.surrounded and defender_side == "FFL")
+    limit = len(m.a_state) if unlimited else t.MAX_ATTACKERS_PER_FIGURE
     best: int | None = None
     for i, st in enumerate(m.d_state):
         if st != "ready" or (m.d_fights[i] >= limit and not m.ladder):
@@ -2013,7 +2025,7 @@ def _fighter_params(s: GameState, m: Melee, a_idx: int, d_idx: int) -> dict[str,
 def _next_bout(s: GameState, tx: Tx) -> GameState:
     m = s.act.melee
     assert m is not None
-    pick = _pick_bout(m)
+    pick = _pick_bout(m, s.unit(m.defender).side)
     if pick is None:
         return _end_melee(s, tx)
     m = replace(m, current=pick)
@@ -2113,7 +2125,7 @@ def _apply_melee(
         if surrendered:
             parts.append(f"{surrendered} surrendered")
         if fell:
-            parts.append("some fell back (pinned)")
+            parts.append("some fell back" + (" (pinned)" if new.pinned else ""))
         tx.say(f"{name}: " + ", ".join(parts) + ".")
     s = _check_destroyed(s, name, tx)
     return s, fell and s.unit(name).alive
@@ -2147,8 +2159,8 @@ def _fallbacks(m: Melee, a_fell: bool, d_fell: bool) -> tuple[str, ...]:
 
 def _fallback_stage(s: GameState, tx: Tx) -> GameState:
     if s.act.fallbacks:
-        tx.cues.add("pin")
-        return roll(s, "fall_back", "fall-back", {})
+        falling = s.unit(s.act.fallbacks[0])
+        return roll(s, "fall_back", "fall-back", {"unpinnable": unpinnable(s, falling)})
     if s.act.leader_checks:
         name = s.act.leader_checks[0]
         tx.say(f"{name} lost figures: is {mounted_leader(s, s.unit(name))} among them?")
@@ -2172,7 +2184,10 @@ def _after_melee_leader_check(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _after_fall_back(s: GameState, out: Outcome, tx: Tx) -> GameState:
     name = s.act.fallbacks[0]
-    tx.say(f"The losers of {name} fall back {out.headline} inches, pinned.")
+    pinned = "pinned" in out.effects
+    if pinned:
+        tx.cues.add("pin")
+    tx.say(f"The losers of {name} fall back {out.headline} inches{', pinned' if pinned else ''}.")
     s = replace(s, act=replace(s.act, fallbacks=s.act.fallbacks[1:]))
     return _fallback_stage(s, tx)
 
@@ -2305,8 +2320,11 @@ def _after_second_attack(s: GameState, key: str, tx: Tx) -> GameState:
 
 
 def _after_next_attack(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    last_attack_day = s.day
     s = replace(s, day=s.day + out.headline)
     tx.say(f"The next attack will come on day {s.day}.")
+    if _relief_pending(s) and last_attack_day < s.reinforcement_day < s.day:
+        return _ask_attack_now(s, tx)
     return _ask_sabotage(s)
 
 

@@ -24,6 +24,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    RulesError,
     check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
@@ -174,6 +175,13 @@ RECOVERED_MOVES = Param(
 def move_situation(p: Params) -> MoveSituation:
     side = str(p["side"])
     mode = str(p["mode"])
+    # each of these belongs to one side's chart only: refused rather than ignored
+    if side == "Arab" and mode == "move_and_fire":
+        raise RulesError("mode=move_and_fire: only the FFL move and fire; moving Arabs cannot fire")
+    if side == "Arab" and bool(p["carrying"]):
+        raise RulesError("carrying=yes: only legionnaires carry their wounded and dead officers")
+    if side == "FFL" and bool(p["mixed_tribes"]):
+        raise RulesError("mixed_tribes=yes: only Arab units are of mixed tribes; use side=Arab")
     leader = bool(p["leader"])
     base = t.BASE_MOVE_DICE[str(p["kind"])]
     if mode == "move_and_fire":
@@ -183,13 +191,13 @@ def move_situation(p: Params) -> MoveSituation:
         base_dice=base,
         leader=leader,
         leaderless_ffl=side == "FFL" and not leader,
-        carrying=side == "FFL" and bool(p["carrying"]),
+        carrying=bool(p["carrying"]),
         charge=mode == "charge",
         counter_charge=mode == "counter_charge",
         berserk=bool(p["berserk"]),
         pinned=bool(p["pinned"]),
         recovered_moves=bool(p["recovered_moves"]),
-        mixed_tribes=side == "Arab" and bool(p["mixed_tribes"]),
+        mixed_tribes=bool(p["mixed_tribes"]),
         distance=int(p["distance"]) if mode == "charge" else 0,
     )
 
@@ -375,23 +383,35 @@ def fall_back_request() -> RollRequest:
 def _fall_back_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     check_dice(fall_back_request(), dice)
     total = sum(dice)
+    if bool(p["unpinnable"]):
+        line = f"falls back {total} inches; a mounted leader keeps the unit from being pinned"
+        return Outcome(total, "inches", frozenset(), (line,))
     return Outcome(total, "inches", frozenset({"pinned"}), (f"falls back {total} inches, pinned",))
 
 
 def _fall_back_odds(p: Params) -> Odds:
     o = _sum_odds("inches", t.FALL_BACK_DICE)
-    return Odds(o.headline_label, o.headline, {"pinned": Fraction(1)})
+    pinned = {} if bool(p["unpinnable"]) else {"pinned": Fraction(1)}
+    return Odds(o.headline_label, o.headline, pinned)
 
 
 FALL_BACK = Action(
     name="fall-back",
     title="Falling back after losing a close combat",
-    help="A close-combat loser who survives falls back 2d6 inches and is pinned.",
-    params=(),
+    help="A close-combat loser who survives falls back 2d6 inches and is pinned, unless a "
+    "mounted leader is with his unit.",
+    params=(
+        Param(
+            "unpinnable",
+            ParamKind.BOOL,
+            "a mounted leader is with the unit (cannot be pinned)",
+            False,
+        ),
+    ),
     request=lambda p: fall_back_request(),
     resolve=_fall_back_resolve,
     odds=_fall_back_odds,
-    examples=({},),
+    examples=({}, {"unpinnable": True}),
 )
 
 

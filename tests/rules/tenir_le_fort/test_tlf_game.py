@@ -109,6 +109,19 @@ def test_waiting_for_the_planned_day_brings_every_band_and_the_relief_is_there()
     assert p.said("Joined the siege by day 4: Late Band.")
 
 
+def test_relief_showing_up_between_the_attacks_lets_the_arabs_strike_at_once() -> None:
+    p = Play(late_band(relief(small())))
+    to_first_chip(p, relief_die=2)  # the first attack is on day 2, the relief due on day 4
+    p.pass_all()
+    p.choose("attack")
+    p.roll(6)  # half a d6, rounded up: three days, day 5
+    assert p.prompt() == "Relief sighted: attack?"
+    p.choose("now")
+    assert p.s.day == 4 and p.unit("Relief").present
+    p.choose("none", "none")
+    assert p.s.attack == 2 and p.unit("Late Band").present
+
+
 # ---------------------------------------------------------------- night operations
 
 
@@ -947,6 +960,39 @@ def test_charge_falling_short_pins() -> None:
     assert p.said("falls short")
 
 
+def _band_with_its_sheikh() -> Play:
+    raw = small()
+    unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
+    p = Play(raw)
+    to_first_chip(p)
+    return p
+
+
+def test_a_charge_falling_short_does_not_pin_a_band_with_a_mounted_leader() -> None:
+    p = _band_with_its_sheikh()
+    p.chip("A")
+    p.choose("charge", "target:Legion")
+    p.roll(1, 2, 1, 2)  # 2d6, the sheikh's die (lowest dropped), the charge die
+    p.choose("no")
+    assert not p.unit("Band").pinned
+    assert p.said("falls short") and not p.said("is pinned")
+    assert "pin" not in p.cues
+
+
+def test_a_band_with_a_mounted_leader_falls_back_from_close_combat_unpinned() -> None:
+    p = _band_with_its_sheikh()
+    p.chip("A")
+    p.choose("charge", "target:Legion")
+    p.roll(5, 5, 5, 1)
+    p.choose("yes", "stand", "cover", "no")
+    for _ in range(6):  # 4+2 sheikh vs 6+2 sergeant and cover: each Arab loses with 4
+        p.roll(4, 6)
+    assert p.request().reason == "fall back"
+    p.roll(3, 4)
+    assert not p.unit("Band").pinned and p.unit("Band").figures == 6
+    assert p.said("fall back 7 inches.") and not p.said("pinned")
+
+
 def test_the_tower_cannot_be_charged() -> None:
     p = Play(example())
     p.choose("days:1", "done")
@@ -970,6 +1016,23 @@ def test_surrounded_arabs_surrender() -> None:
     assert p.said("surrendered")
     melee = p.s.act.melee
     assert melee is not None and melee.d_state.count("surrendered") == 1
+
+
+def test_a_surrounded_arab_still_faces_at_most_four_attackers() -> None:
+    raw = small()
+    unit_raw(raw, "Legion").update(figures=5)
+    unit_raw(raw, "Band").update(figures=1)
+    p = Play(raw)
+    to_first_chip(p)
+    p.chip("L")
+    p.choose("charge", "target:Band")
+    p.roll(5, 5, 5, 5)
+    p.choose("yes", "stand", "open", "yes")
+    for _ in range(4):  # 1+1 sergeant vs 6: the Arab wins, the legionnaire dies
+        p.roll(1, 6)
+    # the limit of four is waived only for a surrounded legionnaire: the fifth man waits
+    assert isinstance(p.step(), AwaitChip)
+    assert p.unit("Legion").figures == 1 and p.unit("Band").figures == 1
 
 
 def test_surrounded_legionnaire_fights_every_attacker() -> None:

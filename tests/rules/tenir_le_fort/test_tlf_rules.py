@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from companion.rules.core import Outcome, RulesError
+from companion.rules.core import Odds, Outcome, RulesError
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.ui.tunes import tunes_for
 
 
 def run(name: str, dice: Sequence[int], **params: int | bool | str) -> Outcome:
@@ -18,6 +19,11 @@ def run(name: str, dice: Sequence[int], **params: int | bool | str) -> Outcome:
 def dice_count(name: str, **params: int | bool | str) -> int:
     action = ACTIONS[name]
     return action.request(action.complete_params(params)).dice_count
+
+
+def odds(name: str, **params: int | bool | str) -> Odds:
+    action = ACTIONS[name]
+    return action.odds(action.complete_params(params))
 
 
 # ------------------------------------------------------------------ movement
@@ -149,6 +155,26 @@ def test_fall_back_is_2d6_and_pinned() -> None:
     assert out.headline == 7 and "pinned" in out.effects
 
 
+def test_a_unit_with_a_mounted_leader_falls_back_unpinned() -> None:
+    out = run("fall-back", [3, 4], unpinnable=True)
+    assert out.headline == 7 and "pinned" not in out.effects
+    assert "pinned" not in odds("fall-back", unpinnable=True).effects
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"side": "Arab", "mode": "move_and_fire"}, "mode"),
+        ({"side": "Arab", "carrying": True}, "carrying"),
+        ({"side": "FFL", "mixed_tribes": True}, "mixed_tribes"),
+    ],
+)
+def test_movement_refuses_the_other_sides_modifiers(params: dict[str, object], named: str) -> None:
+    action = ACTIONS["move"]
+    with pytest.raises(RulesError, match=named):
+        action.request(action.complete_params(params))  # type: ignore[arg-type]
+
+
 # ------------------------------------------------------------------ fire
 
 
@@ -253,7 +279,9 @@ def test_option_clearing_roll_scores_its_hits() -> None:
 
 def test_jammed_maxim_breaks_on_three_ones_again() -> None:
     out = run("maxim-fire", [1, 1, 1, 6, 2, 2, 2, 2], jammed=True)
-    assert "broken" in out.effects and out.headline == 0
+    assert "broken_for_good" in out.effects and out.headline == 0
+    # "broken" is the morale-break cue of other systems: a broken gun must not sound like one
+    assert not tunes_for(out.effects) & {"resolve_failed"}
 
 
 def test_jammed_maxim_without_5_6_stays_jammed() -> None:
@@ -295,6 +323,18 @@ def test_snipers_hit_leaders_on_11_12() -> None:
     assert run("snipe-leader", [5, 6]).headline == 1
     assert run("snipe-leader", [5, 5]).headline == 0
     assert run("snipe-leader", [5, 5], hero=True).headline == 1
+
+
+def test_a_sniper_hit_is_not_announced_as_a_kill() -> None:
+    # the Captain or a Lieutenant hit rolls on Effect of hits: 4-6 leaves him unharmed
+    assert run("snipe-leader", [5, 6]).effects == {"leader_hit"}
+    assert "killed" not in odds("snipe-leader").effects
+
+
+def test_an_unsaved_hit_is_not_announced_as_a_kill() -> None:
+    # a legionnaire who is not saved still rolls on Effect of hits
+    assert run("heavy-cover-save", [1, 5], hits=2).effects == {"not_saved"}
+    assert "killed" not in odds("heavy-cover-save", hits=2).effects
 
 
 def test_mounted_leader_among_casualties_on_11_12() -> None:
@@ -351,6 +391,25 @@ def test_ffl_loser_killed_on_1_wounded_on_2_3() -> None:
     assert "killed" in run("close-combat", [6, 1]).effects
     assert {"wounded", "pinned", "fell_back"} <= run("close-combat", [6, 2]).effects
     assert {"fell_back", "pinned"} <= run("close-combat", [6, 5]).effects
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"attacker_leader": "captain"}, "attacker_leader"),
+        ({"defender_leader": "mounted"}, "defender_leader"),
+        ({"attacker_side": "FFL", "defender_leader": "sergeant"}, "defender_leader"),
+        ({"attacker_wounded": True}, "attacker_wounded"),
+        ({"attacker_side": "FFL", "defender_hero": True}, "defender_hero"),
+        ({"attacker_side": "FFL", "defender_position": "loophole"}, "defender_position"),
+    ],
+)
+def test_close_combat_refuses_a_modifier_of_the_other_side(
+    params: dict[str, object], named: str
+) -> None:
+    action = ACTIONS["close-combat"]
+    with pytest.raises(RulesError, match=named):
+        action.odds(action.complete_params(params))  # type: ignore[arg-type]
 
 
 def test_surrounded_arab_surrenders_instead_of_falling_back() -> None:
