@@ -26,9 +26,12 @@ from __future__ import annotations
 import logging
 import queue
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
 
+from companion.config import DEFAULTS
 from companion.rules.core import (
     AwaitChip,
     AwaitChoice,
@@ -52,11 +55,10 @@ from companion.session.events import (
     Undone,
 )
 from companion.session.session import GameSession
-from companion.ui.screens import Screen, layout
-from companion.ui.tunes import pick_tune, tunes_for
+from companion.ui.screens import Screen, fits_line, layout
+from companion.ui.tunes import pick_tunes, tunes_for
 from companion.ui.wording import (
     capital,
-    categories,
     category_name,
     check_title,
     counted,
@@ -64,6 +66,7 @@ from companion.ui.wording import (
     faces,
     first_fitting,
     headline,
+    named_outcomes,
     next_hint,
     odds_line,
     ordinal,
@@ -124,7 +127,7 @@ FALLBACKS = {
     "display": "The box carries on without it.",
 }
 
-# After this many refused throws of one roll the box offers manual entry
+# After this many refused tries at one throw the box offers manual entry
 # outright: a die that was refused twice is usually going to be refused again
 # (a worn face, a glare), and the table should not wait on the camera.
 REFUSALS_BEFORE_OFFER = 2
@@ -157,8 +160,10 @@ class UiState:
     scroll: int = 0  # first body line shown of `scrolled`
     scrolled: Screen | None = None  # the page being scrolled; any other page starts at the top
     secret: int | None = None  # the secret roll the secret screen stands for
-    refused: int = 0  # throws refused for the roll waiting now
-    refused_at: int = -1  # journal length when they were counted (a new step resets them)
+    refused: int = 0  # tries refused at the throw waiting now
+    # The journal's length and the dice read so far when they were counted: a new
+    # step, or the next throw of a roll, starts the count again.
+    refused_at: tuple[int, int] = (-1, -1)
 
     @property
     def result(self) -> Screen | None:
@@ -170,25 +175,71 @@ class UiState:
         self.results = [] if screen is None else [screen]
 
 
-def throws(request: RollRequest) -> list[list[int]]:
-    """Split a request into throws the camera can tell apart.
+@dataclass(frozen=True)
+class Part:
+    """Some dice of one of a request's groups in one throw: `count` dice of group
+    `group`, from its `start`-th die on."""
+
+    group: int
+    start: int
+    count: int
+
+
+Throw = tuple[Part, ...]
+
+
+def per_throw(dice_settings: Mapping[str, Any]) -> dict[DieKind, int]:
+    """The most dice of each kind the box asks for in one throw, from the config's
+    [dice] section: more do not lie flat and apart in the tray (touching dice are
+    refused). Percentile dice are d10s."""
+    d6, d10 = int(dice_settings["d6_per_throw"]), int(dice_settings["d10_per_throw"])
+    return {DieKind.D6: d6, DieKind.D10: d10, DieKind.PERCENTILE: d10}
+
+
+PER_THROW = per_throw(DEFAULTS["dice"])
+
+
+def throws(request: RollRequest, most: Mapping[DieKind, int] = PER_THROW) -> list[Throw]:
+    """Split a request into throws the camera can tell apart and the tray can hold.
 
     Two groups of the same kind (the attacker's d6 and the defender's d6) cannot
     be told apart on the tray, so each becomes its own throw; groups of different
-    kinds (tens and units of a percentile) are rolled together. Groups of no
-    dice are not thrown at all.
+    kinds (tens and units of a percentile) are rolled together while the tray
+    holds them (five d10 fill half a tray that holds ten). A group of more
+    dice than one throw may hold is split into throws of nearly equal size.
+    Groups of no dice are not thrown at all.
     """
-    out: list[list[int]] = []
+    out: list[list[Part]] = []
     for index, group in enumerate(request.groups):
         if group.count == 0:
             continue
-        for throw in out:
-            if all(request.groups[i].kind is not group.kind for i in throw):
-                throw.append(index)
-                break
-        else:
-            out.append([index])
-    return out
+        pieces = -(-group.count // most[group.kind])
+        start = 0
+        for piece in range(pieces):
+            count = group.count // pieces + (piece < group.count % pieces)
+            part = Part(index, start, count)
+            start += count
+            for throw in out:
+                kinds = [request.groups[p.group].kind for p in throw]
+                full = sum(Fraction(p.count, most[k]) for p, k in zip(throw, kinds, strict=True))
+                if group.kind not in kinds and full + Fraction(count, most[group.kind]) <= 1:
+                    throw.append(part)
+                    break
+            else:
+                out.append([part])
+    return [tuple(throw) for throw in out]
+
+
+def dice_order(request: RollRequest, plan: list[Throw]) -> list[int]:
+    """Where each die of the throws, in the order they are thrown, goes among the
+    dice the rules want (group order)."""
+    starts = [sum(g.count for g in request.groups[:i]) for i in range(len(request.groups))]
+    return [starts[p.group] + p.start + n for throw in plan for p in throw for n in range(p.count)]
+
+
+def throw_groups(request: RollRequest, throw: Throw) -> list[DiceGroup]:
+    """The dice of one throw, as groups (a split group with its share of the dice)."""
+    return [replace(request.groups[p.group], count=p.count) for p in throw]
 
 
 class Box:
@@ -200,8 +251,10 @@ class Box:
         play: Callable[[str], None],
         say: Callable[[str], None] = lambda line: None,
         muted: bool = False,
+        most_per_throw: Mapping[DieKind, int] = PER_THROW,
     ) -> None:
         self.session = session
+        self.most_per_throw = most_per_throw
         self.show_screen = show
         self.play = play
         self.say = say
@@ -293,12 +346,12 @@ class Box:
         if seen.unreadable:
             self._refuse_unreadable(seen)
             return
-        plan = throws(request)
+        plan = self.plan(request)
         if not plan:
             self.submit(DiceAccepted((), "camera"))
             return
-        throw = plan[self._throws_done(request)]
-        wanted = [request.groups[i] for i in throw]
+        done = self.throws_done(request)
+        wanted = throw_groups(request, plan[done])
         values: list[int] = []
         for group in wanted:
             matching = [d for d in seen.dice if d.kind == group.kind.value]
@@ -307,14 +360,15 @@ class Box:
                 return
             values.extend(d.value for d in sorted(matching, key=lambda d: (d.box[0], d.box[1])))
         collected = self.ui.partial + values
-        if len(collected) < sum(request.groups[i].count for t in plan for i in t):
+        if len(collected) < request.dice_count:
             self.ui.partial = collected
             shown = "hidden" if request.secret else " ".join(map(str, values))
-            self.say(f"  read {shown} for {', '.join(g.label for g in wanted)}")
+            self.say(f"  read {shown} for {', '.join(g.label for g in wanted)} "
+                     f"(throw {done + 1} of {len(plan)})")
             self.play_tune("dice")
             return
         self.ui.partial = []
-        self.submit(DiceAccepted(tuple(self._regroup(request, collected)), "camera"))
+        self.submit(DiceAccepted(tuple(self._in_rules_order(request, collected)), "camera"))
 
     def _refuse_unreadable(self, seen: DiceSeen) -> None:
         everyone = [d.box for d in seen.dice] + [box for box, _ in seen.unreadable]
@@ -343,11 +397,10 @@ class Box:
 
     def _refuse(self, title: str, text: str, detail: str) -> None:
         """A throw the box cannot use. Roll again; after a few refusals of the same
-        roll the screen offers entering the dice by hand (SELECT)."""
+        throw the screen offers entering the dice by hand (SELECT)."""
         ui = self.ui
-        events = self.session.record.events
-        ui.refused = ui.refused + 1 if ui.refused_at == events else 1
-        ui.refused_at = events
+        ui.refused = ui.refused + 1 if ui.refused_at == self._throw_now() else 1
+        ui.refused_at = self._throw_now()
         if ui.refused < REFUSALS_BEFORE_OFFER:
             self.error(title, f"{text} Roll again.", f"{detail} Roll again or enter by hand.")
             return
@@ -356,29 +409,29 @@ class Box:
                    footer="SEL: enter by hand")
         ui.offer = "enter"
 
-    def _throws_done(self, request: RollRequest) -> int:
+    def plan(self, request: RollRequest) -> list[Throw]:
+        """The throws the box asks for to answer a request."""
+        return throws(request, self.most_per_throw)
+
+    def throws_done(self, request: RollRequest) -> int:
         """How many of the request's throws the camera has read so far."""
         taken = len(self.ui.partial)
         done = 0
-        for throw in throws(request):
-            size = sum(request.groups[i].count for i in throw)
+        for throw in self.plan(request):
+            size = sum(p.count for p in throw)
             if taken < size:
                 break
             taken -= size
             done += 1
         return done
 
-    @staticmethod
-    def _regroup(request: RollRequest, collected: list[int]) -> list[int]:
-        """Dice come throw by throw; the rules want them in group order."""
-        by_group: dict[int, list[int]] = {i: [] for i in range(len(request.groups))}
-        at = 0
-        for throw in throws(request):
-            for i in throw:
-                count = request.groups[i].count
-                by_group[i] = collected[at : at + count]
-                at += count
-        return [v for i in range(len(request.groups)) for v in by_group[i]]
+    def _in_rules_order(self, request: RollRequest, collected: list[int]) -> list[int]:
+        """Dice come throw by throw; the rules want them in group order. Dice not
+        read yet (dice entry halfway through a roll) stand at their lowest face."""
+        values = [k.faces[0] for k in request.kinds]
+        for value, at in zip(collected, dice_order(request, self.plan(request)), strict=False):
+            values[at] = value
+        return values
 
     def _fault(self, fault: DeviceFault) -> None:
         if fault.device in self.ui.faults:
@@ -405,7 +458,7 @@ class Box:
             offer, ui.message, ui.offer = ui.offer, None, None
             step = self.step
             if offer == "enter" and press.button == "select" and isinstance(step, AwaitRoll):
-                self._start_entry(step.request, self._regroup_partial(step.request), False)
+                self._start_entry(step.request, False)
             return
         if ui.mode == "normal" and ui.result is not None:
             self._result_button(press)
@@ -467,17 +520,21 @@ class Box:
                 key = step.options[min(self.ui.cursor, count - 1)].key
                 self.submit(ChoiceMade(key))
         elif isinstance(step, AwaitRoll) and press.button == "select" and self.entry_offered():
-            self._start_entry(step.request, self._regroup_partial(step.request), False)
+            self._start_entry(step.request, False)
         elif isinstance(step, AwaitChip) and press.button == "select" and step.in_bag:
             self.ui.mode, self.ui.cursor = "pick_chip", 0
 
     def entry_offered(self) -> bool:
         """SELECT on the roll screen enters the dice by hand when the camera is down
-        or has refused this roll more than once (an accidental press otherwise
+        or has refused this throw more than once (an accidental press otherwise
         would leave the box deaf to the camera)."""
         ui = self.ui
         return "camera" in ui.faults or (ui.refused >= REFUSALS_BEFORE_OFFER
-                                         and ui.refused_at == self.session.record.events)
+                                         and ui.refused_at == self._throw_now())
+
+    def _throw_now(self) -> tuple[int, int]:
+        """Which throw the box waits for: the journal's length and the dice read so far."""
+        return self.session.record.events, len(self.ui.partial)
 
     def _reveal(self) -> None:
         secrets = {s.index: s for s in self.session.record.secrets if not s.revealed}
@@ -538,7 +595,7 @@ class Box:
         ui.mode, ui.cursor = "normal", 0
         step = self.step
         if key == "enter" and isinstance(step, AwaitRoll):
-            self._start_entry(step.request, self._regroup_partial(step.request), False)
+            self._start_entry(step.request, False)
         elif key == "pick" and isinstance(step, AwaitChip):
             ui.mode = "pick_chip"
         elif key in ("undo", "correct") and self.session.record.played:
@@ -562,25 +619,22 @@ class Box:
         self.say(f"  undone: {_describe_input(last.given)}")
         step = self.step
         if correct and isinstance(step, AwaitRoll) and isinstance(last.given, Rolled):
-            self._start_entry(step.request, list(last.given.dice), True)
+            self._start_entry(step.request, True, last.given.dice)
 
-    def _regroup_partial(self, request: RollRequest) -> list[int]:
-        """Dice already read by the camera, in entry order, the rest at their lowest face."""
-        values = [k.faces[0] for k in request.kinds]
-        positions = [i for throw in throws(request) for i in throw]
-        starts = [sum(g.count for g in request.groups[:i]) for i in range(len(request.groups))]
-        order = [starts[i] + n for i in positions for n in range(request.groups[i].count)]
-        for value, at in zip(self.ui.partial, order, strict=False):
-            values[at] = value
-        return values
-
-    def _start_entry(self, request: RollRequest, values: list[int], correction: bool) -> None:
+    def _start_entry(self, request: RollRequest, correction: bool,
+                     dice: tuple[int, ...] = ()) -> None:
+        """Dice entry for the roll waiting now: a correction starts from the dice
+        accepted; otherwise dice already read by the camera are filled in and the
+        cursor waits on the first die still to throw."""
         labels = tuple(g.label for g in request.groups for _ in range(g.count))
-        self.ui.partial = []
+        read, self.ui.partial = self.ui.partial, []
         if not request.kinds:
             self.submit(DiceAccepted((), "correction" if correction else "manual"))
             return
-        self.ui.entry = Entry(request.kinds, values, correction=correction, labels=labels)
+        values = list(dice) if correction else self._in_rules_order(request, read)
+        unread = dice_order(request, self.plan(request))[len(read):]
+        at = min(unread) if read and unread and not correction else 0
+        self.ui.entry = Entry(request.kinds, values, at=at, correction=correction, labels=labels)
         self.ui.mode = "entry"
 
     def _entry_button(self, press: ButtonPressed) -> None:
@@ -669,7 +723,7 @@ class Box:
             self.ui.results.append(self._result_screen(step, event, outcome))
         if "turn_end" in cues:
             self.ui.results.append(self._turn_end_screen(transition))
-        tune = pick_tune(tunes_for(cues))
+        tune = pick_tunes(tunes_for(cues))
         if tune:
             self.play_tune(tune)
 
@@ -751,8 +805,8 @@ class Box:
             rest = question[len(step.about) :]
             question = capital(rest.lstrip(": ") if rest.startswith(":") else rest.strip())
         if step.about:
-            title = first_fitting("title", step.about, "Choose")
-            footer = question if title == step.about else step.prompt
+            title = first_fitting("title", capital(step.about), "Choose")
+            footer = question if title == capital(step.about) else step.prompt
         else:
             title = first_fitting("title", step.prompt, "Choose")
             footer = "SEL choose" if title == step.prompt else step.prompt
@@ -761,34 +815,35 @@ class Box:
 
     def _roll_screen(self, step: AwaitRoll) -> Screen:
         request = step.request
-        plan = throws(request)
-        done = self._throws_done(request)
+        plan = self.plan(request)
+        done = self.throws_done(request)
         at = min(done, max(0, len(plan) - 1))
-        groups = [request.groups[i] for i in plan[at]] if plan else list(request.groups)
+        groups = throw_groups(request, plan[at]) if plan else list(request.groups)
         check = check_title(request.reason)
+        # The odds come before the reason's words when the title says what the
+        # roll is for (the reason's topic, the check, whose throw it is).
+        odds = "" if request.secret else odds_line(step.odds, request.groups)
         lines: list[str] = []
         if len(plan) > 1:
-            labels = ", ".join(g.label for g in groups)
+            labels = ", ".join(dict.fromkeys(g.label for g in groups))
             title = first_fitting("title", f"Throw {at + 1} of {len(plan)}: {labels}",
                                   f"Throw {at + 1}/{len(plan)}: {labels}",
                                   f"Throw {at + 1} of {len(plan)}")
+            if done:
+                lines.append(f"Read so far: {self._read_so_far(request)}")
             if labels not in title:
                 lines.append(f"For {labels}")
-            if done:
-                read = "hidden" if request.secret else ", ".join(map(str, self.ui.partial))
-                lines.insert(0, f"Read so far: {read}")
-            lines.append(request.reason)
+            lines += [odds, request.reason]
         elif request.secret:
             title = "Secret roll"
             lines.append(request.reason)
         else:
-            title = first_fitting("title", request.reason, *topic(request.reason),
-                                  check or "Roll the dice")
-            if title != request.reason:
-                lines.append(rest_of(request.reason, title))
-        odds = "" if request.secret else odds_line(step.odds, request.groups)
-        if odds:
-            lines.append(odds)
+            named = {capital(t): t for t in (request.reason, *topic(request.reason))}
+            title = first_fitting("title", *named, check or "Roll the dice")
+            taken = named.get(title, "")
+            rest = "" if taken == request.reason else rest_of(request.reason, taken)
+            lines += [rest, odds] if title == "Roll the dice" else [odds, rest]
+        lines = [line for line in lines if line]
         lines += [f"{g.label}: {g.faces_meaning}" for g in groups
                   if g.faces_meaning and not request.secret]
         if "camera" in self.ui.faults:
@@ -800,6 +855,18 @@ class Box:
         kind = "reading" if done and len(plan) > 1 else "check" if check else "roll"
         return Screen(kind, title, big=f"Roll {dice_text(groups)}", lines=tuple(lines),
                       footer=footer)
+
+    def _read_so_far(self, request: RollRequest) -> str:
+        """The dice read for the throws made: their faces while a line holds them,
+        else how many of the roll's dice are in."""
+        read = self.ui.partial
+        if request.secret:
+            return "hidden"
+        kinds = [request.kinds[at] for at in dice_order(request, self.plan(request))]
+        shown = faces(tuple(kinds), read)
+        if fits_line("footer", f"Read so far: {shown}"):
+            return shown
+        return f"{len(read)} of {counted(request.dice_count, 'die', 'dice')}"
 
     def _summary_screen(self, step: GameOver) -> Screen:
         lines = (*step.summary, *self.session.describe())
@@ -865,7 +932,9 @@ class Box:
     def _result_screen(self, step: Step, event: Event, outcome: Outcome) -> Screen:
         lines: list[str] = []
         request = step.request if isinstance(step, AwaitRoll) else None
-        named = categories(outcome.headline_label, request.groups if request else ())
+        odds = step.odds if isinstance(step, AwaitRoll) else None
+        named = named_outcomes(outcome.headline_label, request.groups if request else (),
+                               odds.names if odds else None)
         if named is not None:
             noun, names = named
             name = category_name(outcome.headline, names)
@@ -895,8 +964,8 @@ class Box:
         if request is not None:
             named_by = [check_title(request.reason) or ""]
             named_by += [capital(g.label) for g in request.groups[:1] if g.count]
-            title = first_fitting("title", request.reason, *topic(request.reason), *named_by,
-                                  "Result")
+            title = first_fitting("title", capital(request.reason),
+                                  *map(capital, topic(request.reason)), *named_by, "Result")
         return Screen("result", title, big=big, lines=tuple(lines), footer=next_hint(self.step))
 
     def _turn_end_screen(self, transition: Transition) -> Screen:

@@ -75,6 +75,9 @@ SCHEMA: dict[str, dict[str, _Spec]] = {
     },
     "dice": {
         "still_seconds": (0.2, (0.05, 5.0)),
+        # Bigger rolls are asked for in several throws (docs/config.example.toml).
+        "d6_per_throw": (12, (1, 30)),
+        "d10_per_throw": (10, (1, 30)),  # percentile dice count as d10s
         "logo_faces_dir": ("", str),
         "calibration": ({}, dict),  # written by `companion dice calibrate`
     },

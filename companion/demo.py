@@ -28,7 +28,8 @@ from companion.session.scenario_files import example_scenario_text, parse_scenar
 from companion.session.session import GameSession
 from companion.simtable import Fingers, SimTable, scenario_chips, sim_uid
 from companion.ui.screens import render
-from companion.ui.tunes import TUNES
+from companion.ui.tunes import THEN, notes_of
+from companion.ui.wording import odds_line
 
 FRAME_SECONDS = 1 / 30
 
@@ -113,10 +114,8 @@ def describe_step(step: Step) -> str:
     if isinstance(step, AwaitRoll):
         request = step.request
         secret = " (secret)" if request.secret else ""
-        odds = ""
-        if step.odds is not None and not request.secret:
-            odds = f" — average {float(step.odds.mean()):.1f} {step.odds.headline_label}"
-        return f"[roll {request.summary()}]{secret} {request.reason}{odds}"
+        odds = "" if request.secret else odds_line(step.odds, request.groups)
+        return f"[roll {request.summary()}]{secret} {request.reason}" + (odds and f" — {odds}")
     assert isinstance(step, GameOver)
     return "[game over]"
 
@@ -148,8 +147,8 @@ def demo(args: argparse.Namespace) -> int:
     tunes: Counter[str] = Counter()
 
     def play(name: str) -> None:
-        tunes[name] += 1
-        sounder.play(name, TUNES[name])
+        tunes.update(name.split(THEN))
+        sounder.play(name, notes_of(name))
 
     box = Box(session, show=lambda s: display.show(render(s), s.kind), play=play, say=print)
     clock = FakeClock()

@@ -21,7 +21,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from companion.box import Box, BoxInput, ButtonPressed, DeviceBack, DeviceFault, TagSeen
+from companion.box import (
+    Box,
+    BoxInput,
+    ButtonPressed,
+    DeviceBack,
+    DeviceFault,
+    TagSeen,
+    per_throw,
+)
 from companion.config import Config
 from companion.errors import CompanionError, JournalError
 from companion.ports.display import Display
@@ -29,7 +37,7 @@ from companion.session.journal import Journal
 from companion.session.session import GameSession
 from companion.simtable import SimTable, sim_uid
 from companion.ui.screens import Screen, render
-from companion.ui.tunes import TUNES
+from companion.ui.tunes import notes_of
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +295,7 @@ class Outputs:
 
     def play(self, name: str) -> None:
         if self.sounder is not None:
-            self.sounder.play(name, TUNES[name])
+            self.sounder.play(name, notes_of(name))
 
     def close(self) -> None:
         if self.display is not None:
@@ -318,7 +326,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     inbox: list[Box] = []
     outputs = Outputs(lambda: open_display(cfg, None, False), sounder,
                       lambda item: inbox[0].post(item))
-    box = Box(session, show=outputs.show, play=outputs.play, say=say)
+    box = Box(session, show=outputs.show, play=outputs.play, say=say,
+              most_per_throw=per_throw(cfg["dice"]))
     inbox.append(box)
     clock = FakeClock() if not is_pi else time.monotonic
     controls = Controls(

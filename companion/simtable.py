@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.box import Box, ButtonPressed, DiceSeen, SeenDie, TagSeen, throws
+from companion.box import Box, ButtonPressed, DiceSeen, SeenDie, TagSeen, dice_order
 from companion.rules.core import AwaitChip, AwaitChoice, AwaitRoll, DieKind, GameOver, Scenario
 from companion.ui.wording import counted
 
@@ -58,7 +58,7 @@ def perfect_camera(kinds: list[DieKind], truth: list[int], rng: random.Random) -
     ))
 
 
-# A referee gives the camera this many tries at one roll, then types the dice in.
+# A referee gives the camera this many tries at one throw, then types the dice in.
 TRIES_BEFORE_HAND_ENTRY = 2
 
 
@@ -82,8 +82,8 @@ class SimTable:
         # The faces of the last throw as they lie, and which throw of which roll it was
         # (the journal's length then, the throw's index).
         self.on_tray: tuple[int, int, list[int]] = (-1, -1, [])
-        self.unseen = 0  # throws of the roll waiting now that the camera did not see
-        self.unseen_at = -1
+        self.unseen = 0  # tries at the throw waiting now that the camera did not see
+        self.unseen_at = (-1, -1)  # which throw: the journal's length, the dice read
         self.typed: list[int] = []  # what the referee means to type into dice entry
 
     def press(self, button: str, long: bool = False) -> None:
@@ -133,18 +133,18 @@ class SimTable:
             self._plan_entry()
             self.press("select")
             return "enter the dice by hand"
-        if self.unseen_at != box.session.record.events:
-            self.unseen, self.unseen_at = 0, box.session.record.events
+        throw = (box.session.record.events, len(box.ui.partial))
+        if self.unseen_at != throw:
+            self.unseen, self.unseen_at = 0, throw
         if self.unseen >= TRIES_BEFORE_HAND_ENTRY:
             return self._open_manual_entry()
         request = step.request
-        plan = throws(request)
+        plan = box.plan(request)
         if not plan:  # nothing to roll: an empty tray answers it
             box.handle(DiceSeen(()))
             return "roll no dice"
-        done = box._throws_done(request)
-        kinds = [request.groups[i].kind for i in plan[done]
-                 for _ in range(request.groups[i].count)]
+        done = box.throws_done(request)
+        kinds = [request.groups[p.group].kind for p in plan[done] for _ in range(p.count)]
         faces = [self.rng.choice(k.faces) for k in kinds]
         self.on_tray = (box.session.record.events, done, faces)
         seen = self.camera(kinds, faces, self.rng)
@@ -163,19 +163,16 @@ class SimTable:
             self.typed = []
             return
         request = step.request
-        plan = throws(request)
-        done = self.box._throws_done(request)
-        starts = [sum(g.count for g in request.groups[:i]) for i in range(len(request.groups))]
+        plan = self.box.plan(request)
+        done = self.box.throws_done(request)
         typed = [self.rng.choice(k.faces) for k in request.kinds]
-        order = [starts[i] + n for t in plan for i in t for n in range(request.groups[i].count)]
-        for at, value in zip(order, self.box.ui.partial, strict=False):
-            typed[at] = value
+        order = dice_order(request, plan)
+        read = list(self.box.ui.partial)
         events, thrown, faces = self.on_tray
         if (events, thrown) == (self.box.session.record.events, done) and done < len(plan):
-            current = [starts[i] + n for i in plan[done]
-                       for n in range(request.groups[i].count)]
-            for at, value in zip(current, faces, strict=True):
-                typed[at] = value
+            read += faces
+        for at, value in zip(order, read, strict=False):
+            typed[at] = value
         self.typed = typed
 
     def _pick_by_hand(self, chip: str, in_bag: tuple[str, ...]) -> str:

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from companion import config
+from companion.box import PER_THROW, per_throw
 from companion.errors import ConfigError
+from companion.rules.core import DieKind
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "config.example.toml"
 
@@ -59,6 +61,8 @@ def test_missing_explicit_file_is_named(tmp_path: Path) -> None:
         ("[camera]\nzoom = 2\n", r"unknown key 'zoom' in \[camera\]; keys are: source"),
         ("[display\n", r"not valid TOML"),
         ('[box]\nhardware = "arduino"\n', r"use one of: sim, pi"),
+        ("[dice]\nd6_per_throw = 0\n", r"\[dice\] d6_per_throw = 0 is out of range; use 1 to 30"),
+        ("[dice]\nd10_per_throw = 7.5\n", r"\[dice\] d10_per_throw = 7.5 must be a whole number"),
     ],
 )
 def test_broken_config_names_file_key_and_allowed(tmp_path: Path, text: str, message: str) -> None:
@@ -75,6 +79,13 @@ def test_example_config_documents_every_key_with_its_default() -> None:
         for key, default in keys.items():
             assert key in example[section], f"docs/config.example.toml lacks [{section}] {key}"
             assert example[section][key] == default, f"[{section}] {key} differs from the default"
+
+
+def test_dice_per_throw_reach_the_box_as_limits_per_kind(tmp_path: Path) -> None:
+    cfg = config.load(write(tmp_path, "[dice]\nd6_per_throw = 15\nd10_per_throw = 8\n"))
+    assert per_throw(cfg["dice"]) == {DieKind.D6: 15, DieKind.D10: 8, DieKind.PERCENTILE: 8}
+    assert per_throw(config.load()["dice"]) == PER_THROW == {
+        DieKind.D6: 12, DieKind.D10: 10, DieKind.PERCENTILE: 10}
 
 
 def test_state_dir_follows_systemd(monkeypatch: pytest.MonkeyPatch) -> None:

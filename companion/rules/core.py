@@ -150,6 +150,10 @@ class Odds:
     headline_label: str
     headline: Mapping[int, Fraction]
     effects: Mapping[str, Fraction] = field(default_factory=dict)
+    # What each headline value stands for when the roll picks one outcome among
+    # several (which target is hit, where a shot lands) rather than counting
+    # something: the box then gives the chance of each by name, not an average.
+    names: Mapping[int, str] = field(default_factory=dict)
 
     def mean(self) -> Fraction:
         return sum((k * p for k, p in self.headline.items()), Fraction(0))

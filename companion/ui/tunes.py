@@ -24,6 +24,7 @@ TUNES: dict[str, tuple[Note, ...]] = {
 }
 
 # Which tune wins when one input has several cues: the most important first.
+# The end of the turn is heard after whichever wins: see `pick_tunes`.
 PRIORITY = (
     "error", "game_over", "resolve_failed", "death", "berserk", "jam", "pin",
     "turn_end", "warning", "chip", "dice", "secret",
@@ -53,3 +54,28 @@ def pick_tune(cues: frozenset[str] | set[str]) -> str | None:
         if name in cues:
             return name
     return None
+
+
+# Tunes played one after the other are named together: "death+turn_end".
+THEN = "+"
+_BETWEEN: Note = (None, 0.1)
+
+
+def pick_tunes(cues: frozenset[str] | set[str]) -> str | None:
+    """What one input plays: the tune of the most important thing that happened
+    (PRIORITY), then, when the input also ended the turn, the end-of-turn notes,
+    so a death on the last roll of a turn does not silence the turn's end. Game
+    over is the end of the last turn and plays alone."""
+    first = pick_tune(set(cues) - {"turn_end"})
+    if "turn_end" in cues and first != "game_over":
+        return THEN.join(filter(None, (first, "turn_end")))
+    return first
+
+
+def notes_of(name: str) -> tuple[Note, ...]:
+    """The notes of a tune, or of tunes named together, with a short rest between."""
+    out: list[Note] = []
+    for part in name.split(THEN):
+        out += [_BETWEEN] if out else []
+        out += TUNES[part]
+    return tuple(out)

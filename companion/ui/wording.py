@@ -9,7 +9,7 @@ is worded from the label's shape: a count ("3 hits", "1 inch"), a value
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from companion.rules.core import (
@@ -91,25 +91,58 @@ def category_name(value: int, names: dict[int, str]) -> str:
     return names.get(value, str(value))
 
 
+def named_outcomes(label: str, groups: Sequence[DiceGroup] = (),
+                   names: Mapping[int, str] | None = None) -> tuple[str, dict[int, str]] | None:
+    """The noun and the outcome names of a headline that names its values, or
+    None for a count. The names are the rules' own (`Odds.names`) or the label's
+    legend ("winner (1 attacker, 2 defender)", "sighted (1 = yes)")."""
+    found = categories(label, groups)
+    noun, known = found if found is not None else (label, {})
+    known = {**known, **(names or {})}
+    return (noun, known) if known else None
+
+
 def odds_line(odds: Odds | None, groups: Sequence[DiceGroup] = ()) -> str:
-    """Headline odds in a few words: 'avg 1.3 hits, 70% 1+, pinned 12%'."""
+    """The odds of a roll in a few words, by what its headline is:
+
+    - one outcome among several (who activates, which target: names from the
+      rules' `Odds.names` or the label's own legend): the likeliest by name,
+      "Legion 45%, Arabs 45%, tie 10%", or "each 17%" when all are alike;
+    - yes or no (the headline is 0 or 1): the chance of yes, "passed 62%";
+    - a count (hits, casualties, inches): the average and the chance of at
+      least one, "avg 1.3 hits, 77% 1+";
+
+    then the chances of up to two side effects not already said ("pinned 12%").
+    """
     if odds is None:
         return ""
-    named = categories(odds.headline_label, groups)
-    if named is not None:
-        _, names = named
-        parts = [f"{category_name(value, names)} {percent(chance)}"
-                 for value, chance in sorted(odds.headline.items(), key=lambda kv: -kv[1])]
-    elif yes_no(odds.headline_label, list(odds.headline)):
-        parts = [f"{odds.headline_label} {percent(odds.at_least(1))}"]
+    label = odds.headline_label
+    likeliest = sorted(odds.headline.items(), key=lambda kv: (-kv[1], kv[0]))
+    noun, names = named_outcomes(label, groups, odds.names) or (label, {})
+    said: set[Fraction] = set()
+    if names and set(names.values()) != {"yes", "no"}:
+        said = {chance for _, chance in likeliest}
+        if len(likeliest) > 2 and len(said) == 1:
+            parts = [f"each {percent(likeliest[0][1])}"]
+        else:
+            parts = [f"{category_name(value, names)} {percent(chance)}"
+                     for value, chance in likeliest[:3]]
+            if len(likeliest) > 3:
+                parts.append(f"others {percent(sum((c for _, c in likeliest[3:]), Fraction(0)))}")
+    elif set(odds.headline) <= {0, 1}:
+        yes = Fraction(odds.headline.get(1, 0))
+        parts = [f"{noun} {percent(yes)}"]
+        said = {yes, 1 - yes}
     else:
-        parts = [f"avg {float(odds.mean()):.1f} {odds.headline_label}".rstrip()]
-        if len(odds.headline) > 1 and min(odds.headline) <= 0 < max(odds.headline):
+        parts = [f"avg {float(odds.mean()):.1f} {label}".rstrip()]
+        if min(odds.headline) <= 0 < max(odds.headline):
             parts.append(f"{percent(odds.at_least(1))} 1+")
+            said = {odds.at_least(1)}
+    # An effect as likely as something already said is, as a rule, the same event
+    # named twice (a tie, the loser killed, the hit figure's death).
     effects = [(name, chance) for name, chance in odds.effects.items()
-               if pretty(name) != odds.headline_label]
-    for name, chance in effects[:2]:
-        parts.append(f"{pretty(name)} {percent(chance)}")
+               if chance and chance not in said and pretty(name) not in (label, noun)]
+    parts += [f"{pretty(name)} {percent(chance)}" for name, chance in effects[:2]]
     return ", ".join(parts)
 
 

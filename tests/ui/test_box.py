@@ -7,10 +7,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from uifake import FIRE, MORALE, SCENARIO_TOML, use_fake_rules
+from uifake import FIRE, MORALE, SCENARIO_TOML, SMALL_TRAY, use_fake_rules
 from uirig import Rig, tones, written
 
-from companion.box import DeviceBack, DeviceFault, DiceSeen, SeenDie, TagSeen, throws
+from companion.box import (
+    DeviceBack,
+    DeviceFault,
+    DiceSeen,
+    Part,
+    SeenDie,
+    TagSeen,
+    dice_order,
+    throws,
+)
 from companion.rules.core import (
     AwaitChip,
     AwaitChoice,
@@ -142,10 +151,10 @@ def test_second_refusal_offers_entry_by_hand(rig: Rig) -> None:
     assert rig.screen.title == "Reroll (2nd time)" and rig.screen.footer == "SEL: enter by hand"
     assert "enter" in rig.screen.lines[0]
     rig.press("select")
-    # The throw already read is kept; the two dice of the refused throw start at 1.
+    # The throw already read is kept; the two dice of the refused throw start at 1,
+    # and the cursor waits on the first of them.
     assert rig.screen.kind == "entry" and rig.screen.items == ("3", "5", "6", "1", "1")
-    for _ in range(3):
-        rig.press("select")
+    assert rig.screen.cursor == 3 and rig.screen.title == "Enter 4/5: Arab saves"
     rig.press("up")
     rig.press("select")
     rig.press("select")
@@ -193,10 +202,12 @@ def test_menu_enter_dice_by_hand_and_undo(rig: Rig) -> None:
     to_fire(rig)
     rig.dice(("d6", 4), ("d6", 4), ("d6", 4))  # first throw read, then the referee types
     menu_to(rig, "Enter dice")
-    assert rig.screen.items == ("4", "4", "4", "1", "1")
-    for _ in range(5):
+    assert rig.screen.items == ("4", "4", "4", "1", "1") and rig.screen.cursor == 3
+    rig.press("back")  # the dice read are there to correct too
+    rig.press("up")
+    for _ in range(3):
         rig.press("select")
-    assert rig.events()[-1] == DiceAccepted((4, 4, 4, 1, 1), "manual")
+    assert rig.events()[-1] == DiceAccepted((4, 4, 5, 1, 1), "manual")
     rig.press("select")
     menu_to(rig, "Undo last")
     assert rig.events()[-1] == Undone("undo")
@@ -286,10 +297,111 @@ def test_mute_from_the_menu_silences_the_buzzer(rig: Rig) -> None:
 
 
 def test_throws_split_same_kinds_and_skip_empty_groups() -> None:
-    assert throws(FIRE) == [[0], [1]]
-    assert throws(MORALE) == [[0, 1]]
+    assert throws(FIRE) == [(Part(0, 0, 3),), (Part(1, 0, 2),)]
+    assert throws(MORALE) == [(Part(0, 0, 1), Part(1, 0, 1))]
     empty = RollRequest("x", (DiceGroup(DieKind.D6, 2, "a", ""), DiceGroup(DieKind.D6, 0, "b", "")))
-    assert throws(empty) == [[0]]
+    assert throws(empty) == [(Part(0, 0, 2),)]
+
+
+D6, D10, TENS = DieKind.D6, DieKind.D10, DieKind.PERCENTILE
+
+
+@pytest.mark.parametrize(("groups", "most", "sizes"), [
+    ([(D6, 40)], {D6: 12}, [[10], [10], [10], [10]]),  # nearly equal, never over the limit
+    ([(D6, 40), (D6, 2)], {D6: 15}, [[14], [13], [13], [2]]),
+    ([(D6, 12)], {D6: 12}, [[12]]),
+    ([(D6, 13)], {D6: 12}, [[7], [6]]),
+    ([(TENS, 1), (D10, 1)], {TENS: 10, D10: 10}, [[1, 1]]),  # a percentile roll: one throw
+    ([(TENS, 6), (D10, 6)], {TENS: 10, D10: 10}, [[6], [6]]),  # together they overfill it
+    ([(D10, 20), (D6, 3)], {D10: 8, D6: 12}, [[7], [7], [6, 3]]),  # 6/8 + 3/12 of a tray
+])
+def test_big_groups_are_split_into_throws_the_tray_holds(
+        groups: list[tuple[DieKind, int]], most: dict[DieKind, int],
+        sizes: list[list[int]]) -> None:
+    request = RollRequest("x", tuple(DiceGroup(kind, n, f"group {i}", "")
+                                     for i, (kind, n) in enumerate(groups)))
+    plan = throws(request, most)
+    assert [[p.count for p in throw] for throw in plan] == sizes
+    for throw in plan:  # no two parts of one kind in a throw (the camera cannot tell them apart)
+        kinds = [request.groups[p.group].kind for p in throw]
+        assert len(set(kinds)) == len(kinds)
+    order = dice_order(request, plan)  # every die of the request thrown exactly once
+    assert sorted(order) == list(range(request.dice_count))
+
+
+@pytest.fixture
+def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
+    use_fake_rules(monkeypatch)
+    made = Rig(tmp_path, SCENARIO_TOML, most_per_throw=SMALL_TRAY)
+    yield made
+    made.close()
+
+
+def test_a_group_bigger_than_the_tray_is_thrown_in_parts_and_journaled_once(small: Rig) -> None:
+    to_fire(small)
+    assert (small.screen.title, small.screen.big) == ("Throw 1 of 3: FFL fire", "Roll 2d6")
+    small.dice(("d6", 6), ("d6", 5))
+    assert (small.screen.title, small.screen.big) == ("Throw 2 of 3: FFL fire", "Roll 1d6")
+    assert small.screen.kind == "reading" and small.screen.lines[0] == "Read so far: 6, 5"
+    small.dice(("d6", 6), ("d6", 5))  # two dice where one is wanted: refused
+    assert small.screen.title == "Wrong dice" and small.box.ui.partial == [6, 5]
+    small.press("back")
+    small.dice(("d6", 2))
+    assert small.screen.title == "Throw 3/3: Arab saves"  # "of" does not fit
+    assert small.said[-1] == "  read 2 for FFL fire (throw 2 of 3)"
+    small.dice(("d6", 6), ("d6", 1))
+    dice = [e for e in small.events() if isinstance(e, DiceAccepted)]
+    assert dice == [DiceAccepted((6, 5, 2, 6, 1), "camera")]  # the rules' order, one event
+    assert small.screen.kind == "result"
+
+
+def test_refusals_are_counted_per_throw(small: Rig) -> None:
+    to_fire(small)
+    small.box.handle(DiceSeen((), (((0, 0, 30, 30), "cocked"),)))
+    small.press("back")
+    small.dice(("d6", 6), ("d6", 5))
+    small.box.handle(DiceSeen((), (((0, 0, 30, 30), "cocked"),)))
+    small.press("back")  # once at each throw: not yet "again", the camera is trusted
+    assert small.screen.footer == "hold SEL: menu" and not small.box.entry_offered()
+    small.box.handle(DiceSeen((), (((0, 0, 30, 30), "blurred"),)))
+    assert small.box.ui.offer == "enter"
+
+
+def test_entry_after_some_throws_keeps_them_and_waits_on_the_next_die(small: Rig) -> None:
+    to_fire(small)
+    small.dice(("d6", 6), ("d6", 5))
+    small.dice(("d6", 4))
+    menu_to(small, "Enter dice")
+    assert small.screen.items == ("6", "5", "4", "1", "1") and small.screen.cursor == 3
+    assert small.screen.title == "Enter 4/5: Arab saves"
+    small.press("back")  # a die the camera read can be fixed too
+    small.press("down")
+    small.press("select")
+    small.press("up")
+    small.press("select")
+    small.press("select")
+    assert small.events()[-1] == DiceAccepted((6, 5, 3, 2, 1), "manual")
+
+
+def test_correction_and_undo_of_a_roll_thrown_in_parts(small: Rig) -> None:
+    to_fire(small)
+    for dice in ((5, 5), (5,), (1, 1)):
+        small.dice(*(("d6", d) for d in dice))
+    small.press("select")  # the result
+    menu_to(small, "Correct dice")
+    assert small.screen.items == ("5", "5", "5", "1", "1") and small.screen.cursor == 0
+    small.press("down")
+    for _ in range(5):
+        small.press("select")
+    assert small.events()[-2:] == [Undone("correction"), DiceAccepted((4, 5, 5, 1, 1),
+                                                                      "correction")]
+    small.press("select")  # the result; the resolve check waits
+    menu_to(small, "Undo last")  # back to the fire roll, every throw to make again
+    assert isinstance(small.box.step, AwaitRoll) and small.box.step.request == FIRE
+    assert small.screen.title == "Throw 1 of 3: FFL fire" and small.box.ui.partial == []
+    small.dice(("d6", 3), ("d6", 3))
+    menu_to(small, "Undo last")  # halfway through: the dice read go with the step undone
+    assert small.box.ui.partial == [] and isinstance(small.box.step, AwaitChoice)
 
 
 # ------------------------------------------------------------------ sounds
@@ -328,7 +440,9 @@ def test_each_event_plays_its_tune_on_the_buzzer_pin(rig: Rig) -> None:
     rig.dice(("d6", 6), ("d6", 6), ("d6", 6))
     notes(rig)
     rig.dice(("d6", 1), ("d6", 1))
-    assert notes(rig) == tune("berserk")  # beats the end of turn that comes with it
+    # The berserk, then the end of the turn that came with it: both heard, in order.
+    assert notes(rig) == tune("berserk") + tune("turn_end")
+    assert rig.tunes[-1] == "berserk+turn_end"
     rig.press("select")
     rig.press("select")
     assert notes(rig) == [] and rig.screen.title == "Secret roll"  # reading is silent
@@ -350,7 +464,7 @@ def test_pins_deaths_failed_resolve_secret_and_game_over_sound(rig: Rig) -> None
     assert notes(rig) == tune("death")
     rig.press("select")
     rig.dice(("d6", 6), ("d6", 6))
-    assert notes(rig) == tune("resolve_failed")  # beats the end of turn that comes with it
+    assert notes(rig) == tune("resolve_failed") + tune("turn_end")  # the turn ended too
     rig.press("select")
     rig.press("select")
     rig.dice(("d6", 3))  # the secret roll

@@ -16,17 +16,19 @@ from __future__ import annotations
 
 import os
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
-from uifake import MORALE, SCENARIO_TOML, use_fake_rules
+from uifake import MORALE, SCENARIO_TOML, SMALL_TRAY, use_fake_rules
 from uirig import Rig
 
 from companion.box import DeviceBack, DeviceFault, DiceSeen, SeenDie, TagSeen
 from companion.ports.display import SimDisplay
+from companion.rules.core import AwaitRoll, DiceGroup, DieKind, Odds, RollRequest
 from companion.ui import screens
 from companion.ui.screens import (
     DRAWABLE,
@@ -157,16 +159,55 @@ def drive(rig: Rig) -> dict[str, Screen]:
     return shots
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
+def drive_small_tray(rig: Rig) -> dict[str, Screen]:
+    rig.chip("Red 1")
+    rig.press("select")
+    rig.press("select")  # Fire
+    rig.dice(("d6", 6), ("d6", 5))
+    return {"reading-throw-2-of-3": rig.screen}
+
+
+# Rolls whose headline picks one outcome among several: who activates (names from
+# the label's legend and the dice groups), which target (names from the rules).
+TOSS = AwaitRoll(
+    RollRequest("Activation toss: a d10 each, high total activates a unit", (
+        DiceGroup(DieKind.D10, 1, "Legion", "high total activates"),
+        DiceGroup(DieKind.D10, 1, "Arabs", "high total activates"))),
+    Odds("side activating (0 = tie)", {1: Fraction(46, 100), 2: Fraction(46, 100),
+                                       0: Fraction(8, 100)}))
+TARGETS = {1: "N catapult", 2: "N camp", 3: "E siege tower", 4: "E camp", 5: "S ram",
+           6: "S catapult"}
+GUN = AwaitRoll(
+    RollRequest("Left mangonel fires: the d6 picks its target", (DiceGroup(
+        DieKind.D6, 1, "target", ", ".join(f"{n} {name}" for n, name in TARGETS.items())),)),
+    Odds("target number", {n: Fraction(1, 6) for n in TARGETS}, names=TARGETS))
+
+
+def roll_screens(rig: Rig) -> dict[str, Screen]:
+    return {"roll-odds-by-name": rig.box.step_screen(TOSS),
+            "roll-odds-each": rig.box.step_screen(GUN)}
+
+
+def play_both(tmp: Path) -> tuple[dict[str, Screen], list[Screen]]:
+    """The fixed game, then a fire roll into a small tray; the shots and every screen."""
     monkeypatch = pytest.MonkeyPatch()
     try:
         use_fake_rules(monkeypatch)
-        rig = Rig(tmp_path_factory.mktemp("screens"), SCENARIO_TOML)
+        rig = Rig(tmp, SCENARIO_TOML)
         found = drive(rig)
         rig.close()
+        small = Rig(tmp, SCENARIO_TOML, most_per_throw=SMALL_TRAY)
+        rolls = roll_screens(small)
+        found |= drive_small_tray(small)
+        small.close()
     finally:
         monkeypatch.undo()
+    return found | rolls, [*rig.screens, *small.screens, *rolls.values()]
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
+    found, _ = play_both(tmp_path_factory.mktemp("screens"))
     found["footer-two-lines"] = Screen(
         "menu", "Legion Running", items=("Attacker", "Defender", "Neither"),
         footer="v Tribesmen Prone in the rough: edge?",
@@ -187,7 +228,8 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
 
 
 NAMES = (
-    "idle", "chip", "action-menu", "roll-throw-1-of-2", "reading", "error-reroll",
+    "idle", "chip", "action-menu", "roll-throw-1-of-2", "reading", "reading-throw-2-of-3",
+    "roll-odds-by-name", "roll-odds-each", "error-reroll",
     "error-reroll-offers-entry", "reading-entry-offered", "result", "result-scrolled",
     "check-resolve", "warning-chip-not-wanted", "result-resolve-failed",
     "warning-already-drawn", "error-unknown-chip", "action-menu-long-label",
@@ -201,16 +243,9 @@ NAMES = (
 
 def test_the_box_s_own_screens_keep_every_word(shots: dict[str, Image.Image]) -> None:
     """Nothing the box says is lost to an ellipsis (only the made-up long text is)."""
-    monkeypatch = pytest.MonkeyPatch()
-    del shots  # the same game again, keeping the Screen objects
-    try:
-        use_fake_rules(monkeypatch)
-        rig = Rig(Path(tempfile.mkdtemp()), SCENARIO_TOML)
-        drive(rig)
-        rig.close()
-    finally:
-        monkeypatch.undo()
-    assert {c for screen in rig.screens for c in layout(screen).cut} == set()
+    del shots  # the same games again, keeping the Screen objects
+    _, every = play_both(Path(tempfile.mkdtemp()))
+    assert {c for screen in every for c in layout(screen).cut} == set()
 
 
 def test_the_script_shows_every_kind_of_screen(shots: dict[str, Image.Image]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
@@ -14,8 +15,9 @@ import pytest
 
 from companion.box import Box, DiceSeen, SeenDie
 from companion.cli import main
+from companion.demo import describe_step
 from companion.rules import SYSTEM_NAMES
-from companion.rules.core import DieKind, GameOver
+from companion.rules.core import AwaitRoll, DiceGroup, DieKind, GameOver, Odds, RollRequest
 from companion.session.events import DiceAccepted
 from companion.session.journal import Journal
 from companion.session.session import GameSession
@@ -117,3 +119,18 @@ def test_demo_without_sample_dice_of_a_kind_is_a_clear_error(
     assert code == 2
     assert "cannot show percentile dice" in err and "sample photos" in err
     assert "Traceback" not in err
+
+
+def test_the_demo_gives_each_roll_s_odds_by_what_it_decides() -> None:
+    """The play-by-play says "Legion 46%, Arabs 46%, tie 8%", not an average of sides."""
+    toss = RollRequest("Activation toss: a d10 each", (
+        DiceGroup(DieKind.D10, 1, "Legion", ""), DiceGroup(DieKind.D10, 1, "Arabs", "")))
+    odds = Odds("side activating (0 = tie)", {1: Fraction(46, 100), 2: Fraction(46, 100),
+                                               0: Fraction(8, 100)})
+    assert describe_step(AwaitRoll(toss, odds)) == (
+        "[roll 1d10 + 1d10] Activation toss: a d10 each — Legion 46%, Arabs 46%, tie 8%")
+    passed = Odds("passed", {1: Fraction(62, 100), 0: Fraction(38, 100)})
+    assert describe_step(AwaitRoll(toss, passed)).endswith(" — passed 62%")
+    secret = RollRequest("Reinforcement day", toss.groups, secret=True)
+    assert describe_step(AwaitRoll(secret, odds)) == (
+        "[roll 1d10 + 1d10] (secret) Reinforcement day")

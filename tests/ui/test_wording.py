@@ -7,7 +7,14 @@ from fractions import Fraction
 import pytest
 
 from companion.rules.core import DiceGroup, DieKind, Odds, Outcome
-from companion.ui.wording import categories, counted, headline, odds_line, where_on_tray
+from companion.ui.wording import (
+    categories,
+    counted,
+    headline,
+    named_outcomes,
+    odds_line,
+    where_on_tray,
+)
 
 
 @pytest.mark.parametrize(("number", "label", "shown"), [
@@ -42,9 +49,46 @@ def test_categorical_headlines_name_the_category() -> None:
     assert odds_line(odds) == "attacker 50%, defender 33%, tie 17%"
     assert odds_line(Odds("passed", {1: Fraction(3, 4), 0: Fraction(1, 4)})) == "passed 75%"
     # An effect named like the headline is not said twice.
-    assert odds_line(Odds("hits", {0: Fraction(1, 2), 1: Fraction(1, 2)},
+    assert odds_line(Odds("hits", {0: Fraction(1, 2), 2: Fraction(1, 2)},
                           {"hits": Fraction(1, 2), "pinned": Fraction(1, 10)})) == (
-        "avg 0.5 hits, 50% 1+, pinned 10%")
+        "avg 1.0 hits, 50% 1+, pinned 10%")
+
+
+HALF, THIRD, SIXTH = Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)
+SIDES = (DiceGroup(DieKind.D10, 1, "Legion", ""), DiceGroup(DieKind.D10, 1, "Arabs", ""))
+
+
+@pytest.mark.parametrize(("odds", "groups", "shown"), [
+    # A count: the average and the chance of at least one; side effects after.
+    (Odds("hits", {0: THIRD, 1: THIRD, 2: THIRD}, {"pinned": SIXTH}), (),
+     "avg 1.0 hits, 67% 1+, pinned 17%"),
+    (Odds("inches", {2: HALF, 4: HALF}), (), "avg 3.0 inches"),  # never 0: no "1+"
+    # Yes or no: the chance of yes, and nothing that only says it again.
+    (Odds("passed", {1: Fraction(62, 100), 0: Fraction(38, 100)},
+          {"routed": Fraction(38, 100), "resolve failed": Fraction(38, 100)}), (), "passed 62%"),
+    (Odds("leader lost", {0: Fraction(11, 12), 1: Fraction(1, 12)}), (), "leader lost 8%"),
+    (Odds("sighted (1 = yes)", {0: Fraction(7, 10), 1: Fraction(3, 10)},
+          {"sighted": Fraction(3, 10)}), (), "sighted 30%"),
+    # One outcome among several: by name, the likeliest first, sides named by their dice.
+    (Odds("side activating (0 = tie)", {1: Fraction(46, 100), 2: Fraction(46, 100),
+                                         0: Fraction(8, 100)}, {"tie": Fraction(8, 100)}),
+     SIDES, "Legion 46%, Arabs 46%, tie 8%"),
+    (Odds("target number", {n: SIXTH for n in range(1, 7)},
+          names={1: "N camp", 2: "E camp", 3: "S ram", 4: "W camp", 5: "N gate", 6: "Keep"}),
+     (), "each 17%"),
+    (Odds("interior number", {1: HALF, 2: Fraction(1, 4), 3: Fraction(1, 8), 4: Fraction(1, 8)},
+          names={1: "artillery", 2: "keep", 3: "barracks", 4: "stables"}), (),
+     "artillery 50%, keep 25%, barracks 12%, others 12%"),
+])
+def test_odds_are_said_by_what_the_headline_is(odds: Odds, groups: tuple[DiceGroup, ...],
+                                                shown: str) -> None:
+    assert odds_line(odds, groups) == shown
+
+
+def test_a_result_named_by_the_rules_shows_the_name() -> None:
+    names = {1: "N camp", 2: "E siege tower"}
+    assert named_outcomes("target number", (), names) == ("target number", names)
+    assert named_outcomes("hits") is None
 
 
 def test_where_on_tray_and_counted() -> None:

@@ -70,6 +70,8 @@ FIRE_ODDS = Odds("hits", {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4
                  {"pinned": Fraction(1, 12)})
 SECRET = RollRequest("Reinforcement day", (DiceGroup(DieKind.D6, 1, "day", "1: day 5"),),
                      secret=True)
+# A tray that holds two d6: the fire roll's five dice come in three throws.
+SMALL_TRAY = {DieKind.D6: 2, DieKind.D10: 10, DieKind.PERCENTILE: 10}
 MORALE = RollRequest("Legion morale against ML 75", (
     DiceGroup(DieKind.PERCENTILE, 1, "tens", "00-90"),
     DiceGroup(DieKind.D10, 1, "units", "0-9"),

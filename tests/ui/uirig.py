@@ -13,13 +13,13 @@ import random
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from companion.box import Box, BoxInput, ButtonPressed, DiceSeen, SeenDie, TagSeen
+from companion.box import PER_THROW, Box, BoxInput, ButtonPressed, DiceSeen, SeenDie, TagSeen
 from companion.chips import ChipReaderError, ChipRegistry, SimReader
 from companion.config import DEFAULTS
 from companion.errors import HardwareError
@@ -52,15 +52,16 @@ def tones(pwm_events: list[Any]) -> list[float]:
 
 
 def written(name: str) -> list[float]:
-    """The notes of a tune as TUNES writes them (Hz), as the pin should play them:
-    the same note twice in a row is one sound; a rest in between makes two."""
+    """The notes of a tune (or of tunes named together, "death+turn_end") as TUNES
+    writes them (Hz), as the pin should play them: the same note twice in a row
+    is one sound; a rest in between makes two."""
     from gpiozero.tones import Tone
 
-    from companion.ui.tunes import TUNES
+    from companion.ui.tunes import notes_of
 
     out: list[float] = []
     previous: str | None = None
-    for note, _ in TUNES[name]:
+    for note, _ in notes_of(name):
         if note is not None and note != previous:
             out.append(Tone(note).frequency)
         previous = note
@@ -82,7 +83,8 @@ class UnpluggableDisplay(SimDisplay):
 
 class Rig:
     def __init__(self, tmp: Path, scenario_toml: str, *, mute: bool = False,
-                 controls: str = "buttons", display_plugged: bool = True) -> None:
+                 controls: str = "buttons", display_plugged: bool = True,
+                 most_per_throw: Mapping[DieKind, int] = PER_THROW) -> None:
         # The journal fsyncs every event; on tmpfs (when there is one) that costs nothing.
         shm = Path("/dev/shm")
         self.tmp = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp
@@ -99,7 +101,8 @@ class Rig:
         self.tunes: list[str] = []
         self.said: list[str] = []
         self.outputs = Outputs(self._open_display, self.sounder, self._post, clock=self.clock)
-        self.box = Box(self.session, show=self._show, play=self._play, say=self.said.append)
+        self.box = Box(self.session, show=self._show, play=self._play, say=self.said.append,
+                       most_per_throw=most_per_throw)
         settings = dict(DEFAULTS["controls"])
         settings["kind"] = controls
         self.controls = Controls(settings, self.factory,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from companion.rules import odds as odds_helpers
@@ -407,8 +408,9 @@ INTERIOR_HIT = Action(
     params=(),
     request=_interior_request,
     resolve=_interior_resolve,
-    odds=lambda params: _single_die_odds(
-        "interior number", [(f, _interior_effects(f)) for f in range(1, 7)]
+    odds=lambda params: replace(
+        _single_die_odds("interior number", [(f, _interior_effects(f)) for f in range(1, 7)]),
+        names={f: tables.INTERIOR_HIT_LABELS[artillery.interior_component(f)] for f in range(1, 7)},
     ),
     examples=({},),
 )

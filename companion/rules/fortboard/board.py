@@ -199,7 +199,3 @@ def leaving_allowance(state: GameState) -> int:
         if target == layout.front or layout.place(target).kind == "gate":
             total += max(0, layout.place(station).spaces - len(at(state, station, ATTACKER)))
     return max(0, total - state.left_fort)
-
-
-def short(name: str, width: int = 12) -> str:
-    return name if len(name) <= width else name[: width - 1] + "."

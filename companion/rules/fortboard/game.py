@@ -35,7 +35,6 @@ from companion.rules.core import (
     check_dice,
 )
 from companion.rules.fortboard import actions, artillery, board, engines, melee, movement, tables
-from companion.rules.fortboard.board import short
 from companion.rules.fortboard.layout import BRIDGE, FOOT
 from companion.rules.fortboard.scenario import layout_of, unit_place
 from companion.rules.fortboard.state import (
@@ -106,11 +105,6 @@ def _units(state: GameState, side: str) -> list[str]:
 def _places_of(state: GameState, unit: str) -> list[str]:
     """Where a unit's figures stand, in figure order."""
     return list(dict.fromkeys(f.place for f in state.figures if f.unit == unit))
-
-
-def _label(verb: str, name: str) -> str:
-    """A menu label that fits the OLED (18 characters)."""
-    return f"{verb} {short(name, 17 - len(verb))}"
 
 
 def _can_fire(state: GameState, unit: str, place: str) -> bool:
@@ -252,13 +246,13 @@ def _fire_targets(state: GameState, side: str, place: str) -> list[Choice]:
             if f.id not in engaged and not board.safe_in_engine(state, f)
         ]
         if figures:
-            out.append(Choice(f"at:{name}", f"{short(name, 13)} ({len(figures)})"))
+            out.append(Choice(f"at:{name}", f"{state.layout.label(name)} ({len(figures)})"))
     if side == DEFENDER:
         for station in _scope(state, place):
             p = state.layout.place(station)
             crew = [f for f in board.at(state, station, ATTACKER) if f.id not in engaged]
             if p.equipment == "catapult" and crew:
-                out.append(Choice(f"crew:{station}", f"crew {short(station, 9)} ({len(crew)})"))
+                out.append(Choice(f"crew:{station}", f"{station} crew ({len(crew)})"))
     return out
 
 
@@ -321,7 +315,7 @@ def _menu(state: GameState) -> list[Choice]:
                 and f"shoot:{station}" not in state.used
                 and any(f.id not in engaged for f in crew)
             ):
-                out.append(Choice(f"shoot:{station}", _label("Shoot", station)))
+                out.append(Choice(f"shoot:{station}", f"Shoot {station}"))
             if (
                 p.equipment == "ram"
                 and board.engine_intact(state, station)
@@ -329,7 +323,7 @@ def _menu(state: GameState) -> list[Choice]:
                 and f"ram:{station}" not in state.used
                 and not board.destroyed(state, p.faces)
             ):
-                out.append(Choice(f"ram:{station}", _label("Ram", station)))
+                out.append(Choice(f"ram:{station}", f"Ram {station}"))
             if (
                 p.equipment == "assault_tower"
                 and board.engine_intact(state, station)
@@ -338,24 +332,24 @@ def _menu(state: GameState) -> list[Choice]:
                 and not board.destroyed(state, p.faces)
                 and board.room(state, layout.bridge_of(station), ATTACKER) > 0
             ):
-                out.append(Choice(f"bridge:{station}", _label("Bridge", station)))
+                out.append(Choice(f"bridge:{station}", f"Bridge {station}"))
             if pair_get(state.burning, station, -1) >= 0 and crew:
-                out.append(Choice(f"douse:{station}", _label("Douse", station)))
+                out.append(Choice(f"douse:{station}", f"Douse {station}"))
     else:
         for gun in layout.defender_artillery:
             if gun in state.guns_lost:
                 continue
             if f"gun:{gun}" not in state.used and layout.stations:
-                out.append(Choice(f"gun:{gun}", _label("Fire", gun)))
+                out.append(Choice(f"gun:{gun}", f"Fire {gun}"))
             if f"aim:{gun}" not in state.used and len(layout.stations) > len(tables.TARGET_NUMBERS):
-                out.append(Choice(f"aim:{gun}", _label("Aim", gun)))
+                out.append(Choice(f"aim:{gun}", f"Aim {gun}"))
         for weapon in layout.wall_weapons:
             if (
                 f"weapon:{weapon.name}" not in state.spent
                 and not _weapon_lost(state, weapon.name)
                 and _weapon_choices(state, weapon.name)
             ):
-                out.append(Choice(f"weapon:{weapon.name}", _label("Use", weapon.name)))
+                out.append(Choice(f"weapon:{weapon.name}", f"Use {weapon.name}"))
         if state.oil_left > 0:
             for station in layout.stations:
                 if (
@@ -363,11 +357,11 @@ def _menu(state: GameState) -> list[Choice]:
                     and board.engine_intact(state, station)
                     and station not in state.oiled
                 ):
-                    out.append(Choice(f"oil:{station}", _label("Oil", station)))
+                    out.append(Choice(f"oil:{station}", f"Oil {station}"))
     for verb in _UNIT_VERBS:
         for unit in _units(state, side):
             if _able_places(state, verb, unit):
-                out.append(Choice(f"{verb}:{unit}", _label(verb.capitalize(), unit)))
+                out.append(Choice(f"{verb}:{unit}", f"{verb.capitalize()} {unit}"))
     out.append(Choice("end", "End move"))
     return out
 
@@ -406,7 +400,7 @@ def _weapon_choices(state: GameState, name: str) -> list[Choice]:
         stations += list(layout.stations_facing(layout.gate()))
     for station in stations:
         if board.engine_intact(state, station):
-            out.append(Choice(f"engine:{station}", f"engine {short(station, 11)}"))
+            out.append(Choice(f"engine:{station}", f"{station} engine"))
     return out
 
 
@@ -444,7 +438,7 @@ def _choose_destination(state: GameState, ask: Ask) -> tuple[str, list[Choice], 
         tag = {"replace": " (6)", "climb": " (up)", "leave": " (out)", "return": " (in)"}.get(
             d.how, ""
         )
-        options.append(Choice(f"to:{d.place}", f"{short(d.place, 18 - len(tag))}{tag}"))
+        options.append(Choice(f"to:{d.place}", f"{state.layout.label(d.place)}{tag}"))
     return f"Move {unit} to?", options, unit
 
 
@@ -501,9 +495,9 @@ def _reaction_weapons(state: GameState, ask: Ask) -> list[str]:
 
 
 def _reaction_options(state: GameState, ask: Ask) -> list[Choice]:
-    options = [Choice(f"weapon:{n}", _label("Use", n)) for n in _reaction_weapons(state, ask)]
+    options = [Choice(f"weapon:{n}", f"Use {n}") for n in _reaction_weapons(state, ask)]
     for unit in dict.fromkeys(u for u, _p in _reaction_shooters(state, ask)):
-        options.append(Choice(f"fire:{unit}", _label("Fire", unit)))
+        options.append(Choice(f"fire:{unit}", f"Fire {unit}"))
     return options
 
 
@@ -531,25 +525,26 @@ def _choose_catapult_target(state: GameState, ask: Ask) -> tuple[str, list[Choic
     options = []
     for name in _catapult_targets(state, ask.args[0]):
         if not board.destroyed(state, name):
-            options.append(Choice(f"hit:{name}", f"{short(name, 12)} {board.intact(state, name)}"))
+            options.append(Choice(f"hit:{name}", f"{name} {board.intact(state, name)}"))
     options.append(Choice("interior", "Into the fort"))
     return f"{ask.args[0]} aims at?", options, ask.args[0]
 
 
 def _choose_space(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
     wall = ask.args[0]
-    options = [Choice(f"weapon:{n}", short(n, 18)) for n in _weapons_standing(state, wall)]
+    options = [Choice(f"weapon:{n}", n) for n in _weapons_standing(state, wall)]
     if int(ask.args[1]) > 0:  # an open space was standing when the shot landed
         options.insert(0, Choice("open", "An open space"))
     return f"Which space of {wall} is hit?", options, wall
 
 
 def _choose_aim(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
-    stations = state.layout.stations
-    options = [Choice(f"start:{i}", f"1={short(s, 9)}..6") for i, s in enumerate(stations)]
+    """Which station a weapon numbers 1; the next five round the fort are 2-6
+    (the play-by-play and the fire roll name all six)."""
+    options = [Choice(f"start:{i}", s) for i, s in enumerate(state.layout.stations)]
     current = pair_get(state.aims, ask.args[0])
     options.sort(key=lambda c: c.key != f"start:{current}")
-    return f"Aim {ask.args[0]}: number 1 at?", options, ask.args[0]
+    return f"{ask.args[0]}: targets 1-6 from?", options, ask.args[0]
 
 
 def _choose_weapon_target(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
@@ -564,7 +559,7 @@ def _choose_survivor_place(state: GameState, ask: Ask) -> tuple[str, list[Choice
             continue
         if p.kind == "station" and board.room(state, p.name, ATTACKER) < 1:
             continue
-        options.append(Choice(f"to:{p.name}", short(p.name, 18)))
+        options.append(Choice(f"to:{p.name}", state.layout.label(p.name)))
     return f"Place survivors of {station}", options, station
 
 
@@ -582,7 +577,7 @@ def _choose_from(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
     for place in _from_places(state, ask):
         count = sum(1 for f in board.at(state, place) if f.unit == unit)
         tag = f" ({count})"
-        options.append(Choice(f"at:{place}", short(place, 18 - len(tag)) + tag))
+        options.append(Choice(f"at:{place}", state.layout.label(place) + tag))
     return f"{unit}: which group?", options, unit
 
 
@@ -616,7 +611,8 @@ def _replacement_dice(state: GameState, ask: Ask) -> int:
 def _replace_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     request, odds = _action_roll("replacement", {"figures": _replacement_dice(state, ask)})
     unit, place, dest = ask.args
-    return replace(request, reason=f"{unit}: {place} to {dest}, {request.reason}"), odds
+    moves = f"{state.layout.label(place)} to {state.layout.label(dest)}"
+    return replace(request, reason=f"{unit}: {moves}, {request.reason}"), odds
 
 
 def _missile_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
@@ -630,7 +626,8 @@ def _missile_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]
     else:
         request, odds = _action_roll("missile-fire", _missile_params(shooters, ask.args[2]))
     enemy = "defenders on " if shooters[0].side == ATTACKER else "attackers at "
-    aim = {"crew": "the crew at ", "ids": "the " + enemy}.get(tkind, "") + target
+    at = {"crew": "the crew at ", "ids": "the " + enemy}.get(tkind, "")
+    aim = at + state.layout.label(target)
     return replace(request, reason=f"{shooters[0].unit} at {aim}: {request.reason}"), odds
 
 
@@ -654,10 +651,14 @@ def _interior_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None
 
 
 def _gun_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
+    """The d6 picks one of the six stations the weapon is aimed at, named in full."""
     request, odds = _action_roll("artillery-target", {})
     window = _window(state, ask.args[0])
-    numbers = ", ".join(f"{i}={short(s, 8)}" for i, s in enumerate(window, start=1))
-    return replace(request, reason=f"{ask.args[0]} fires: {numbers}"), odds
+    names = {n: artillery.targeted_station(window, n) or "no target" for n in tables.TARGET_NUMBERS}
+    meaning = ", ".join(f"{number} {station}" for number, station in names.items())
+    group = replace(request.groups[0], faces_meaning=meaning)
+    reason = f"{ask.args[0]} fires: the d6 picks its target"
+    return replace(request, reason=reason, groups=(group,)), replace(odds, names=names)
 
 
 def _window(state: GameState, gun: str) -> tuple[str, ...]:
@@ -720,7 +721,7 @@ def _douse_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     return _action_roll("douse-flames", {"figures": max(1, len(_alive(state, ask.ids)))})
 
 
-def _contact_title(contact: str) -> str:
+def _contact_title(state: GameState, contact: str) -> str:
     """How the table calls a contact: a place, ladders, a bridge, a tower corner, rubble."""
     kind, _, name = contact.partition(":")
     return {
@@ -729,14 +730,14 @@ def _contact_title(contact: str) -> str:
         "bridge": "Melee on",
         "corner": "Corner of",
         "rubble": "Pikes over",
-    }[kind] + f" {name}"
+    }[kind] + f" {state.layout.label(name)}"
 
 
 def _melee_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     contact, stage = ask.args
     n = len(ask.ids)
     request = RollRequest(
-        f"{_contact_title(contact)}: {n} fight{'s' if n != 1 else ''}"
+        f"{_contact_title(state, contact)}: {n} fight{'s' if n != 1 else ''}"
         + (" (ganging up / second fights)" if stage == "2" else ""),
         (
             DiceGroup(DieKind.D6, n, "attackers", "die i fights defender die i; higher wounds"),
@@ -1465,7 +1466,8 @@ def _combat_next(state: GameState, out: Out) -> GameState:
         if not attackers or not defenders:
             continue
         n = min(len(attackers), len(defenders))
-        out.log.append(f"{_contact_title(contact)}: {len(attackers)} against {len(defenders)}")
+        title = _contact_title(state, contact)
+        out.log.append(f"{title}: {len(attackers)} against {len(defenders)}")
         return state.push(
             Ask(
                 "melee_roll",

@@ -105,10 +105,41 @@ class Layout:
     def gate(self) -> str:
         return self.names("gate")[0]
 
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """Each place's name as the screen shows it: the feet of walls and the
+        bridges of assault towers get short names of their own ("N wall foot",
+        "E tower bridge") where no other place has that name or label."""
+        wanted = {p.name: _short_name(self, p) for p in self.places}
+        taken = [*wanted.values(), *wanted]
+        return {name: label if taken.count(label) == 1 else name
+                for name, label in wanted.items()}
+
+    def label(self, name: str) -> str:
+        return self.labels.get(name, name)
+
     def wall_facing(self, station: str) -> str:
         """The wall a station stands before (a station at the gate: the front wall)."""
         faces = self.place(station).faces
         return self.front if self.place(faces).kind == "gate" else faces
+
+
+_COMPASS = {"North": "N", "East": "E", "South": "S", "West": "W"}
+
+
+def _compass(name: str) -> str:
+    """'North wall' -> 'N wall': the compass points as the stations write them."""
+    first, space, rest = name.partition(" ")
+    return f"{_COMPASS.get(first, first)}{space}{rest}"
+
+
+def _short_name(layout: Layout, place: Place) -> str:
+    if place.kind == FOOT:
+        return f"{_compass(place.faces)} {FOOT}"
+    if place.kind == BRIDGE:  # only an assault tower has one: "siege" says nothing more
+        station = layout.station_of_bridge(place.name)
+        return f"{station.replace('siege tower', 'tower')} {BRIDGE}"
+    return place.name
 
 
 # ------------------------------------------------------------------ parsing

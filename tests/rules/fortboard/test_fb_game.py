@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 
-from fb_helpers import as_input, example_raw, play
+from fb_helpers import as_input, example_raw, play, raw_fort
 
 from companion.rules.core import AwaitChoice, AwaitRoll, Chosen, GameInput, GameOver, Rolled
 from companion.rules.fortboard import RULESET
+from companion.rules.fortboard.layout import parse_layout
 from companion.rules.fortboard.state import GameState
+from companion.ui.screens import Screen, layout
 
 OPENING: list[tuple[str | tuple[int, ...], list[str]]] = [
     # turn 1, the besiegers: a catapult at a tower, the assault tower's bridge (its
@@ -136,7 +139,7 @@ OPENING: list[tuple[str | tuple[int, ...], list[str]]] = [
             "W guard #3 is wounded",
             "W guard #3 is driven back to Courtyard",
             "W pikes #3 takes the space on West wall",
-            "Melee on E siege tower bridge: 2 against 1",
+            "Melee on E tower bridge: 2 against 1",
         ],
     ),
     (
@@ -187,7 +190,7 @@ def test_scripted_siege() -> None:
     assert isinstance(first, AwaitChoice)
     assert first.prompt == "Turn 1: Besiegers move"
     assert first.options[-1].key == "end"
-    assert all(len(o.label) <= 18 for o in first.options)
+    assert all(fits_the_menu(o.label) for o in first.options)
     for token, expected in OPENING:
         state, log = play(state, token)
         assert log == expected, (token, log)
@@ -244,6 +247,40 @@ def test_replaying_the_journal_rebuilds_the_same_game() -> None:
     assert rebuilt == state
 
 
+# A word cut short to fit ("E siege to.", "North wall fo.", "N catap…"), or numbers
+# run together ("1=N camp..6").
+CUT_WORD = re.compile(r"[^\W\d]\.(?=[\s,;:)]|$)|…|\.\.")
+
+
+def fits_the_menu(label: str) -> bool:
+    """Whole on the OLED when the cursor is on it (two rows at most), even beside
+    the scroll bar of a long menu."""
+    return not layout(Screen("menu", "Menu", items=(label,) * 12, cursor=5)).cut
+
+
+def test_labels_and_reasons_are_never_cut_short() -> None:
+    for text in ("E siege to.", "North wall fo. (6)", "1=N camp..6", "1=E siege …6",
+                 "3=S catap., 4=W camp"):
+        assert CUT_WORD.search(text), text
+    for text in ("N wall foot (6)", "E tower bridge", "Turn 3: Besiegers move",
+                 "Missile fire, 4+ spaces away", "1 N camp, 2 E siege tower", "2d6 must beat 9"):
+        assert not CUT_WORD.search(text), text
+
+
+def test_places_have_short_labels_of_their_own() -> None:
+    layout = _start().layout
+    assert layout.label("North wall foot") == "N wall foot"
+    assert layout.label("E siege tower bridge") == "E tower bridge"
+    assert layout.label("N camp") == "N camp" and layout.label("North wall") == "North wall"
+    assert len(set(layout.labels.values())) == len(layout.labels)
+    # A short name another place already has is not used: the full name is.
+    setup = raw_fort()["setup"]
+    setup["places"].append({"name": "North wall", "kind": "wall", "spaces": 2, "adjacent": []})
+    clash = parse_layout(setup)
+    assert clash.label("North wall foot") == "North wall foot"
+    assert clash.label("N wall foot") == "N wall foot"
+
+
 def test_every_choice_fits_the_screen_and_every_roll_has_a_reason() -> None:
     for seed in range(4):
         rng = random.Random(seed)
@@ -257,11 +294,15 @@ def test_every_choice_fits_the_screen_and_every_roll_has_a_reason() -> None:
                 labels = [option.label for option in step.options]
                 assert len(set(labels)) == len(labels), labels  # a referee can tell them apart
                 for label in labels:
-                    assert 0 < len(label) <= 18, label
+                    assert label and fits_the_menu(label), label
+                for text in (*labels, step.prompt, step.about):
+                    assert not CUT_WORD.search(text), text
                 token: str | tuple[int, ...] = rng.choice(step.options).key
             else:
                 assert isinstance(step, AwaitRoll)
                 assert step.request.reason and step.request.dice_count > 0
+                for text in (step.request.reason, *(g.faces_meaning for g in step.request.groups)):
+                    assert not CUT_WORD.search(text), text
                 assert all(group.count > 0 for group in step.request.groups)
                 token = tuple(rng.choice(k.faces) for k in step.request.kinds)
             transition = RULESET.advance(state, as_input(token))
