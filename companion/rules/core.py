@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -160,6 +160,17 @@ class Odds:
 
     def at_least(self, k: int) -> Fraction:
         return sum((p for v, p in self.headline.items() if v >= k), Fraction(0))
+
+
+def roll_off_between(
+    request: RollRequest, odds: Odds, sides: tuple[str, str], tie: int = 0
+) -> tuple[RollRequest, Odds]:
+    """A roll-off whose headline is 1 (first side), 2 (second side) or `tie`, with each
+    side's die and chance under the side's own name instead of "first"/"second"."""
+    first, second = request.groups
+    groups = (replace(first, label=sides[0]), replace(second, label=sides[1]))
+    named = replace(request, groups=groups)
+    return named, replace(odds, names={1: sides[0], 2: sides[1], tie: "tie"})
 
 
 # ------------------------------------------------------------------ parameters

@@ -28,6 +28,7 @@ from companion.rules.core import (
     Step,
     Transition,
     check_dice,
+    roll_off_between,
 )
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.charges import CHARGE_DICE, COME_ON, charge_result
@@ -480,7 +481,10 @@ def next_step(state: GameState) -> Step:
     if roll is None:
         raise RulesError(f"no step for stage {state.stage!r}")
     action, params = roll
-    return AwaitRoll(action.request(params), action.odds(params))
+    request, odds = action.request(params), action.odds(params)
+    if state.stage == "initiative":
+        request, odds = roll_off_between(request, odds, state.sides)
+    return AwaitRoll(request, odds)
 
 
 # ---------------------------------------------------------------- the engine

@@ -29,6 +29,7 @@ from companion.rules.core import (
     Step,
     Transition,
     check_dice,
+    roll_off_between,
 )
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.activation import (
@@ -586,7 +587,10 @@ def next_step(state: GameState) -> Step:
     if roll is None:
         raise RulesError(f"no step for stage {state.stage!r}")
     action, params = roll
-    return AwaitRoll(action.request(params), action.odds(params))
+    request, odds = action.request(params), action.odds(params)
+    if state.stage == "toss":
+        request, odds = roll_off_between(request, odds, state.sides)
+    return AwaitRoll(request, odds)
 
 
 # ------------------------------------------------------------------ engine
@@ -923,7 +927,7 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
         winner = outcome.headline - 1
         bonus = bonuses_after(outcome.headline, *state.bonus)
         state = replace(state, bonus=bonus, stage="pick_unit", ctx=Context(side=winner))
-        return _r(state, f"toss: {tossed}: {state.sides[winner]} activates")
+        return _r(state, f"toss: {tossed}: won by {state.sides[winner]}, who activate a unit")
     if s == "sight_roll":
         b = state.band(c.sight_target)
         if "sighted" in outcome.effects:

@@ -139,17 +139,17 @@ TURN_ONE = (
 
 def test_turn_one_play_by_play() -> None:
     state, log = play(new_game(), *TURN_ONE)
-    assert log[0] == "toss: Legion 3+0 = 3, Arabs 7+0 = 7: Arabs activates"
+    assert log[0] == "toss: Legion 3+0 = 3, Arabs 7+0 = 7: won by Arabs, who activate a unit"
     assert (
         "Riflemen's hook holds (rolled 6 - 1 (defenders within 1\") = 5 needing 4: the hook "
         "holds; the thrower scales the wall)" in log
     )
     assert "Riflemen: 3 over the wall" in log
-    assert "toss: Legion 5+1 = 6, Arabs 5+0 = 5: Legion activates" in log
+    assert "toss: Legion 5+1 = 6, Arabs 5+0 = 5: won by Legion, who activate a unit" in log
     assert "Riflemen gives itself away: spotted" in log
     assert "the hook of Riflemen is thrown down" in log
     assert "Section loses 1: 3 left" in log
-    assert "toss: Legion 2+0 = 2, Arabs 4+1 = 5: Arabs activates" in log
+    assert "toss: Legion 2+0 = 2, Arabs 4+1 = 5: won by Arabs, who activate a unit" in log
     assert "Section morale: rolled 50: holds" in log
     assert "Section fires at the chargers" in log
     assert "Horse loses 1: 1 left" in log

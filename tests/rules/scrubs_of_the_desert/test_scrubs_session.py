@@ -70,7 +70,7 @@ hidden = false
 
 # (input, a line the play-by-play must then show)
 SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
-    ((7, 3), "toss: Legion 7+0 = 7, Arabs 3+0 = 3: Legion activates"),
+    ((7, 3), "toss: Legion 7+0 = 7, Arabs 3+0 = 3: won by Legion, who activate a unit"),
     ("unit:Section", "Section activates"),
     ("target:Warband", ""),
     ("12-24", ""),
@@ -83,7 +83,7 @@ SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
     ((9, 8, 0, 0), "Section fires french rifle at Warband: 2 hits"),  # 8+ long, +1 still
     ("open", ""),
     ((3, 0), "Warband morale: rolled 30: holds"),  # 65 - 2 x 10 = 45
-    ((3, 7), "toss: Legion 3+0 = 3, Arabs 7+1 = 8: Arabs activates"),
+    ((3, 7), "toss: Legion 3+0 = 3, Arabs 7+1 = 8: won by Arabs, who activate a unit"),
     ("unit:Horse", "Horse activates"),
     ("charge", ""),
     ("target:MG", "Horse charges MG"),
@@ -96,7 +96,7 @@ SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
     ((0, 0, 0, 9), "MG jams: no more fire this turn or next"),
     ((0, 0), "Horse holds (rolled 00: holds)"),
     ((5, 5, 5), "bout 1: defenders win: an attacker is killed"),
-    ((0, 9), "toss: Legion 0+1 = 1, Arabs 9+0 = 9: Arabs activates"),
+    ((0, 9), "toss: Legion 0+1 = 1, Arabs 9+0 = 9: won by Arabs, who activate a unit"),
     ("unit:Warband", "Warband activates"),
     ("hook", ""),
     ("1", "the 1 defending the hook do nothing else this turn"),
