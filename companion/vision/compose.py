@@ -28,6 +28,10 @@ DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "dice"
 D6_SIZE = 40
 #: A d10 is wider than a 16 mm d6 (about 20 mm across its outline).
 D10_SIZE = 56
+#: What the box's camera sees (hardware/camera-geometry.md): 1280x960 frames at about 3.9
+#: pixels per millimetre, so a d10 (about 20 mm across its outline) is about 78 px across.
+BOX_FRAME = (1280, 960)
+BOX_D10_PX = 78.0
 
 
 @lru_cache(maxsize=1)
@@ -62,15 +66,22 @@ def compose_tray(
 
     ``kind``: one kind for all dice, or one per value ("d6", "d10", "percentile"). Faces:
     d6 1..6, d10 0..9, percentile 0..9 (tens: 00..90). Dice do not touch and lie fully
-    inside the frame. Use ``compose_tray_with_boxes`` to also get where each die went.
+    inside the frame. Use ``compose_tray_with_boxes`` to also get where each die went, or
+    to compose at another frame size and die size (e.g. ``BOX_FRAME``, ``BOX_D10_PX``).
     """
     return compose_tray_with_boxes(values, kind, rng)[0]
 
 
 def compose_tray_with_boxes(
-    values: Sequence[int], kind: str | Sequence[str], rng: random.Random
+    values: Sequence[int], kind: str | Sequence[str], rng: random.Random, *,
+    frame_size: tuple[int, int] = (640, 640), d10_px: float = D10_SIZE,
 ) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """``compose_tray`` in a ``frame_size`` (width, height) frame with ten-sided dice
+    ``d10_px`` across (d6s in proportion), and each die's box (x, y, w, h)."""
     tray, crops = _assets()
+    if frame_size != tray.shape[1::-1]:
+        tray = cv2.resize(tray, frame_size, interpolation=cv2.INTER_LINEAR)
+    d6_px = D6_SIZE * d10_px / D10_SIZE
     kinds = [kind] * len(values) if isinstance(kind, str) else list(kind)
     if len(kinds) != len(values):
         raise VisionError(f"compose_tray got {len(values)} values but {len(kinds)} kinds")
@@ -91,10 +102,10 @@ def compose_tray_with_boxes(
     h, w = frame.shape[:2]
     placed: list[tuple[float, float, float]] = []
     boxes: list[tuple[int, int, int, int]] = []
-    margin = max(D6_SIZE if k == "d6" else D10_SIZE for k in kinds) if kinds else D6_SIZE
+    margin = max(d6_px if k == "d6" else d10_px for k in kinds) if kinds else d6_px
     for k, v in zip(kinds, values, strict=True):
         sprite = rng.choice(crops[k][int(v)])
-        size = (D6_SIZE if k == "d6" else D10_SIZE) * rng.uniform(0.92, 1.08)
+        size = (d6_px if k == "d6" else d10_px) * rng.uniform(0.92, 1.08)
         for _ in range(500):
             cx, cy = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
             if all(math.hypot(cx - px, cy - py) > 1.9 * max(size, ps) for px, py, ps in placed):

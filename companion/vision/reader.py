@@ -33,6 +33,7 @@ from .nets_meta import (
     DET_DIE_PX,
     DET_STRIDE,
     DIGIT_CROP,
+    DIGIT_CROP_SCALE,
     crop_scale,
     normalise_crop_batch,
     normalise_frame,
@@ -85,6 +86,10 @@ class DiceReader:
             )
         self.calibration = calibration or Calibration()
         self.kinds = tuple(kinds)
+        # Digit classes (d10 0-9, percentile 00-90, not a face) allowed by ``kinds``.
+        self._digit_classes = np.array(
+            [k in self.kinds for k in ["d10"] * 10 + ["percentile"] * 10] + [True], np.float32
+        )
         self.models: Models = load_models()
         self.logos = LogoStore.load(logo_faces_dir) if logo_faces_dir else LogoStore.empty()
 
@@ -215,7 +220,7 @@ class DiceReader:
             p6, e6 = self.models.classify_d6(normalise_crop_batch(crops))
             p6 = _second_look(p6, crops, lambda x: self.models.classify_d6(x)[0])
         if want_digits:
-            dcrops = np.stack([_crop(frame, c, DIGIT_CROP) for c in cands])
+            dcrops = np.stack([_crop(frame, c, DIGIT_CROP, DIGIT_CROP_SCALE) for c in cands])
             pd, _ = self.models.classify_digits(normalise_crop_batch(dcrops))
             pd = _second_look(pd, dcrops, lambda x: self.models.classify_digits(x)[0])
         dice: list[DieReading] = []
@@ -256,6 +261,10 @@ class DiceReader:
             options.append((float(p6[k]), "d6", k + 1))
             none_p.append(float(p6[6]))
         if pd is not None:
+            # A kind not asked for is not on the tray: its classes' share goes to the rest
+            # (a "1" the network half takes for a percentile "10" is a sure d10 "1").
+            pd = pd * self._digit_classes
+            pd = pd / max(float(pd.sum()), 1e-9)
             if "d10" in self.kinds:
                 k = int(np.argmax(pd[:10]))
                 options.append((float(pd[k]), "d10", k))
@@ -381,8 +390,10 @@ def _geometry_flags(cands: list[_Candidate]) -> list[str | None]:
     return flags
 
 
-def _crop(frame: np.ndarray, c: _Candidate, out: int) -> np.ndarray:
-    side = max(c.w, c.h) * crop_scale(out)
+def _crop(
+    frame: np.ndarray, c: _Candidate, out: int, scale: float | None = None
+) -> np.ndarray:
+    side = max(c.w, c.h) * (crop_scale(out) if scale is None else scale)
     s = out / side
     m = np.array([[s, 0, out / 2 - c.cx * s], [0, s, out / 2 - c.cy * s]], np.float32)
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -104,61 +108,400 @@ def _background(rng: random.Random, size: int) -> np.ndarray:
 
 def render_ten_sided(
     value: int, rng: random.Random, out_size: int = 48, percentile: bool = False,
-    angle: float | None = None, die_frac: float | None = None,
+    angle: float | None = None, die_frac: float | None = None, *,
+    tilt: float | None = None, background: tuple[int, int, int] | None = None,
+    blank_top: bool = False, offset: tuple[float, float] = (0.0, 0.0),
 ) -> np.ndarray:
-    """A top-down ten-sided die showing ``value`` (0-9; percentile shows ``value``0).
+    """A ten-sided die resting on a face, seen from above, showing ``value`` on top.
 
-    The outline is the elongated hexagon a d10 shows from above, with the top kite face in
-    the middle and parts of two neighbouring faces (with their own digits) either side.
+    ``value`` is 0-9; a percentile die shows ``value`` tens ("00" ... "90"). The die is a
+    true pentagonal trapezohedron drawn in 3D (kite faces, each with its own number, shaded
+    by a random light), so the neighbouring faces' numbers appear at the kite's edges turned
+    and foreshortened as on a real die. 6 and 9 of a d10 carry an underline or a dot.
+
+    ``angle``: the die's turn in the picture (degrees counter-clockwise, 0 = top number
+    upright; random if None). ``die_frac``: the die's outline (its longer side) as a fraction
+    of ``out_size`` (random 0.68-0.86 if None: the reader crops 1.3 x the die's box).
+    ``tilt``: degrees the die is seen off vertical (camera at an angle, or a die leaning;
+    random 0-12 if None). ``background``: a plain colour instead of a random surface.
+    ``blank_top``: no number on the top face (a die the reader must refuse). ``offset``:
+    the die's centre off the crop's centre, in die widths.
     """
-    size = 128
-    img = _background(rng, size)
-    body, ink = _colour_pair(rng)
-    dw = size * (die_frac if die_frac is not None else rng.uniform(0.62, 0.78))
-    dh = dw * rng.uniform(0.72, 0.88)
-    cx, cy = size / 2, size / 2
-    x0, y0 = cx - dw / 2, cy - dh / 2
-    outline = np.array(
-        [
-            (x0, y0 + 0.45 * dh), (x0 + 0.3 * dw, y0), (x0 + 0.7 * dw, y0),
-            (x0 + dw, y0 + 0.45 * dh), (x0 + 0.65 * dw, y0 + dh), (x0 + 0.35 * dw, y0 + dh),
-        ],
-        np.int32,
-    )
-    # A soft shadow under the die.
-    shadow = img.copy()
-    cv2.fillPoly(shadow, [outline + rng.randrange(2, 8)], (0, 0, 0))
-    img = cv2.addWeighted(img, 0.6, shadow, 0.4, 0)
-    cv2.fillPoly(img, [outline], body)
-    kite = np.array(
-        [(cx, y0 + 0.02 * dh), (x0 + 0.22 * dw, y0 + 0.5 * dh), (cx, y0 + dh),
-         (x0 + 0.78 * dw, y0 + 0.5 * dh)],
-        np.int32,
-    )
-    shade = tuple(int(c * rng.uniform(0.75, 0.95)) for c in body)
-    side_l = np.array([outline[0], outline[1], kite[0], kite[1], kite[2], outline[5]], np.int32)
-    side_r = np.array([outline[2], outline[3], outline[4], kite[2], kite[3], kite[0]], np.int32)
-    cv2.fillPoly(img, [side_l], shade)
-    cv2.fillPoly(img, [side_r], shade)
-    font = rng.choice(_FONTS)
-    thick = rng.uniform(0.08, 0.16)
-    digit_h = dh * rng.uniform(0.28, 0.38)
-    text = f"{value}0" if percentile else str(value)
-    if percentile:
-        digit_h *= 0.8
-    underline = (not percentile) and value in (6, 9)
-    tilt = rng.uniform(-8, 8)
-    _put_centered(img, text, (cx, cy + dh * 0.04), digit_h, tilt, ink, font, thick, underline)
-    # Neighbouring faces' digits, smaller and turned, as on the real die.
-    for side, ang in ((-1, 60), (1, -60)):
-        other = rng.randrange(10)
-        t = f"{other}0" if percentile else str(other)
-        _put_centered(
-            img, t, (cx + side * dw * 0.34, cy - dh * 0.05), digit_h * 0.7,
-            ang + rng.uniform(-10, 10), ink, font, thick, False,
+    style = _D10Style.random(rng, percentile)
+    return _render_d10(value, rng, out_size, style,
+                       rng.uniform(0, 360) if angle is None else angle,
+                       rng.uniform(0.68, 0.86) if die_frac is None else die_frac,
+                       rng.uniform(0, 12) if tilt is None else tilt,
+                       background, blank_top, offset)[0]
+
+
+def render_ten_sided_rgba(
+    value: int, style_seed: int, out_size: int, percentile: bool,
+    body: tuple[int, int, int], ink: tuple[int, int, int],
+) -> np.ndarray:
+    """A sample die for compose_tray: BGRA, the die upright and flat, transparent around it.
+
+    The same ``style_seed``, ``body`` and ``ink`` give the same die (font, shape, layout)
+    for every ``value``, as the ten faces of one physical die.
+    """
+    rng = random.Random(style_seed)
+    style = replace(_D10Style.random(rng, percentile), body=body, ink=ink, ink_alpha=1.0,
+                    marbling=0.0, numbers=_standard_numbers(rng),
+                    digit_height=0.26 if percentile else 0.32, digit_pos=0.45, digit_width=1.0)
+    img, alpha = _render_d10(value, random.Random(style_seed), out_size, style, 0.0, 0.9, 0.0,
+                             (0, 0, 0), False, (0.0, 0.0))
+    return np.dstack([img, alpha])
+
+
+# ---------------------------------------------------------------- ten-sided die in 3D
+
+#: d10 numbering around each pole (opposite faces add up to 9), as on common dice.
+_POLE_CYCLES = ((0, 4, 6, 2, 8), (1, 7, 3, 5, 9))
+_TTF_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/TTF", "/Library/Fonts",
+             "C:/Windows/Fonts")
+
+
+@lru_cache(maxsize=1)
+def _ttf_fonts() -> tuple[str, ...]:
+    """TrueType fonts on this machine (any may be missing: Hershey fonts always work)."""
+    found: list[str] = []
+    for d in _TTF_DIRS:
+        # Not monospaced fonts: their dotted or slashed zero is not what dice carry.
+        found += sorted(str(p) for p in Path(d).glob("**/*.ttf")
+                        if not any(k in p.name for k in ("Math", "ExtraLight", "Mono")))
+    return tuple(found[:40])
+
+
+def font_count() -> int:
+    """Number of distinct fonts the renders draw from (TrueType, Pillow's own, Hershey)."""
+    return len(_ttf_fonts()) + 1 + len(_FONTS)
+
+
+@lru_cache(maxsize=8192)
+def _glyph(text: str, font: int, mark: str, bold: int) -> np.ndarray:
+    """A tight float mask (1 = ink) of ``text`` about 64 px high, with a 6/9 mark.
+
+    font < len(_FONTS): a Hershey font; next Pillow's built-in font; then TrueType files.
+    """
+    h = 64
+    if font < len(_FONTS):
+        scale = cv2.getFontScaleFromHeight(_FONTS[font], h, 2 + bold)
+        (tw, th), base = cv2.getTextSize(text, _FONTS[font], scale, 2 + bold)
+        canvas = np.zeros((th + base + 40, tw + 40), np.uint8)
+        cv2.putText(canvas, text, (20, th + 20), _FONTS[font], scale, 255, 2 + bold,
+                    cv2.LINE_AA)
+    else:
+        from PIL import Image, ImageDraw, ImageFont
+
+        ttf = _ttf_fonts()
+        k = font - len(_FONTS)
+        pil_font = (ImageFont.load_default(size=h) if k == 0 or k > len(ttf)
+                    else ImageFont.truetype(ttf[k - 1], h))
+        img = Image.new("L", (h * len(text) + 80, 2 * h + 40), 0)
+        ImageDraw.Draw(img).text((20, 10), text, fill=255, font=pil_font,
+                                 stroke_width=bold, stroke_fill=255)
+        canvas = np.asarray(img).copy()
+    ys, xs = np.nonzero(canvas > 40)
+    if len(xs) == 0:
+        return np.zeros((h, h // 2), np.float32)
+    canvas = canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    gh, gw = canvas.shape
+    pad = gh // 3
+    out = np.zeros((gh + 2 * pad, gw + 2 * pad), np.uint8)
+    out[pad:pad + gh, pad:pad + gw] = canvas
+    thick = max(3, gh // 12 + bold)
+    if mark == "underline":
+        y = pad + gh + pad // 2
+        cv2.line(out, (pad + gw // 6, y), (pad + gw - gw // 6, y), 255, thick, cv2.LINE_AA)
+    elif mark == "dot":
+        cv2.circle(out, (pad + gw + pad // 2, pad + gh - thick), thick, 255, -1, cv2.LINE_AA)
+    ys, xs = np.nonzero(out)
+    return out[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255
+
+
+@dataclass(frozen=True)
+class _D10Style:
+    """Everything about one die's look that stays the same on all its faces."""
+
+    percentile: bool
+    flatness: float          # ring zig-zag height; the pole height follows from it
+    body: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    ink_alpha: float
+    font: int
+    bold: int
+    mark: str                # how 6 and 9 are told apart: underline or dot
+    digit_height: float      # of the kite's length
+    digit_pos: float         # centre, from the kite's short end, of its length
+    digit_width: float       # horizontal squeeze of the glyph
+    numbers: tuple[int, ...]  # face index -> number
+    marbling: float
+    edge: float              # edge highlight (+) or darkening (-)
+
+    @staticmethod
+    def random(rng: random.Random, percentile: bool) -> _D10Style:
+        body, ink = _d10_colours(rng)
+        if rng.random() < 0.5:
+            # Standard layout: the top face's pole neighbours follow the usual cycle.
+            numbers = _standard_numbers(rng)
+        else:
+            perm = list(range(10))
+            rng.shuffle(perm)
+            numbers = tuple(perm)
+        return _D10Style(
+            percentile=percentile,
+            flatness=rng.uniform(0.08, 0.14),
+            body=body, ink=ink, ink_alpha=rng.uniform(0.75, 1.0),
+            font=rng.randrange(font_count()), bold=rng.choice((0, 0, 1, 2)),
+            mark=rng.choice(("underline", "underline", "dot")),
+            digit_height=rng.uniform(0.26, 0.36) * (0.85 if percentile else 1.0),
+            digit_pos=rng.uniform(0.36, 0.52),
+            digit_width=rng.uniform(0.8, 1.15),
+            numbers=numbers,
+            marbling=rng.uniform(0, 0.35) if rng.random() < 0.3 else 0.0,
+            edge=rng.uniform(-0.25, 0.25),
         )
-    a = rng.uniform(0, 360) if angle is None else angle
-    return _finish(img, rng, out_size, a)
+
+
+def _luma(bgr: tuple[int, int, int]) -> float:
+    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+
+
+def _d10_colours(rng: random.Random) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """Body and number colours of a d10: white, black, gold or coloured numbers, always
+    clearly lighter or darker than the body (dice makers paint them to be read)."""
+    body = ink = (0, 0, 0)
+    for _ in range(30):
+        hsv = np.array([[[rng.randrange(180), rng.randrange(256), rng.randrange(30, 256)]]],
+                       np.uint8)
+        b = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
+        body = (int(b[0]), int(b[1]), int(b[2]))
+        r = rng.random()
+        if r < 0.45:
+            w = rng.randrange(215, 256)
+            ink = (w - rng.randrange(20), w - rng.randrange(20), w - rng.randrange(20))
+        elif r < 0.75:
+            k = rng.randrange(0, 50)
+            ink = (k, k, k)
+        elif r < 0.87:
+            ink = (rng.randrange(0, 80), rng.randrange(150, 220), rng.randrange(190, 256))
+        else:
+            i = cv2.cvtColor(np.array([[[rng.randrange(180), rng.randrange(256),
+                                         rng.randrange(256)]]], np.uint8), cv2.COLOR_HSV2BGR)
+            ink = (int(i[0, 0, 0]), int(i[0, 0, 1]), int(i[0, 0, 2]))
+        if abs(_luma(body) - _luma(ink)) >= 75:
+            break
+    return body, ink
+
+
+def _standard_numbers(rng: random.Random) -> tuple[int, ...]:
+    """Face index (0-4 around one pole, 5-9 around the other) -> number, real-die layout."""
+    cycle = _POLE_CYCLES[0] if rng.random() < 0.5 else _POLE_CYCLES[1]
+    if rng.random() < 0.5:
+        cycle = cycle[::-1]
+    numbers = [0] * 10
+    for i, n in enumerate(cycle):
+        numbers[i] = n
+        numbers[5 + (i + 2) % 5] = 9 - n  # the face opposite upper face i
+    return tuple(numbers)
+
+
+@lru_cache(maxsize=16)
+def _d10_mesh(flatness: float) -> tuple[np.ndarray, tuple[tuple[int, int, int, int], ...]]:
+    """Vertices and kite faces (far pole, side, near end, side) of a trapezohedron.
+
+    Vertex 0/1: poles; 2-6 the upper ring, 7-11 the lower ring. The kites are planar when
+    the pole height is flatness x (1 + cos 36) / (1 - cos 36).
+    """
+    c = math.cos(math.pi / 5)
+    a = flatness
+    b = a * (1 + c) / (1 - c)
+    v = [(0.0, 0.0, b), (0.0, 0.0, -b)]
+    v += [(math.cos(2 * math.pi * i / 5), math.sin(2 * math.pi * i / 5), a) for i in range(5)]
+    v += [(math.cos(2 * math.pi * i / 5 + math.pi / 5),
+           math.sin(2 * math.pi * i / 5 + math.pi / 5), -a) for i in range(5)]
+    faces = tuple((0, 2 + i, 7 + i, 2 + (i + 1) % 5) for i in range(5)) + tuple(
+        (1, 7 + j, 2 + (j + 1) % 5, 7 + (j + 1) % 5) for j in range(5))
+    return np.array(v, np.float64), faces
+
+
+def _rotation(axis: np.ndarray, deg: float) -> np.ndarray:
+    axis = axis / np.linalg.norm(axis)
+    rvec = (axis * math.radians(deg)).reshape(3, 1)
+    r, _ = cv2.Rodrigues(rvec)
+    return np.asarray(r, np.float64)
+
+
+@lru_cache(maxsize=8)
+def _face_frames(flatness: float) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, float], ...]:
+    """Per face: (outward normal, unit 'up' of its number (towards the kite's short end),
+    the short end's vertex, the kite's length)."""
+    verts, faces = _d10_mesh(flatness)
+    out = []
+    for face in faces:
+        p = verts[list(face)]
+        n = np.cross(p[1] - p[0], p[3] - p[0])
+        if np.dot(n, p.mean(axis=0)) < 0:
+            n = -n
+        n /= np.linalg.norm(n)
+        up = p[2] - p[0]
+        length = float(np.linalg.norm(up))
+        out.append((n, up / length, p[2], length))
+    return tuple(out)
+
+
+def _render_d10(
+    value: int, rng: random.Random, out_size: int, style: _D10Style, angle: float,
+    die_frac: float, tilt: float, background: tuple[int, int, int] | None, blank_top: bool,
+    offset: tuple[float, float],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(BGR picture, alpha of the die) at ``out_size``."""
+    flat = round(style.flatness, 2)
+    verts, faces = _d10_mesh(flat)
+    frames = _face_frames(flat)
+    # The face showing ``value`` goes on top; numbers of the others follow the style.
+    top = style.numbers.index(value)
+    n_top, up_top, _near, _len = frames[top]
+    # Rotate so the top face's normal is +z and its number's up is +y (picture up).
+    z = n_top
+    y = up_top - np.dot(up_top, z) * z
+    y /= np.linalg.norm(y)
+    x = np.cross(y, z)
+    rest = np.stack([x, y, z])
+    rot = _rotation(np.array([0.0, 0.0, 1.0]), angle) @ rest
+    if tilt > 0:
+        t_axis = rng.uniform(0, 2 * math.pi)
+        rot = _rotation(np.array([math.cos(t_axis), math.sin(t_axis), 0.0]), tilt) @ rot
+    pv = verts @ rot.T
+    # Mild perspective: the camera sits 8-40 die radii above the die.
+    cam = rng.uniform(8, 40)
+    persp = cam / (cam - pv[:, 2])
+    xy = pv[:, :2] * persp[:, None]
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    ss = 2
+    size = out_size * ss
+    scale = die_frac * size / float(max(hi - lo))
+    centre = (lo + hi) / 2 - np.array(offset) * float(max(hi - lo))
+
+    def to_px(p: np.ndarray) -> np.ndarray:
+        q = p @ rot.T
+        f = cam / (cam - q[..., 2])
+        xy_ = q[..., :2] * f[..., None]
+        return np.stack([size / 2 + (xy_[..., 0] - centre[0]) * scale,
+                         size / 2 - (xy_[..., 1] - centre[1]) * scale], axis=-1)
+
+    img = (np.full((size, size, 3), background, np.float32) if background is not None
+           else _surface(rng, size))
+    # Light from a random side; the die's shadow falls away from it.
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
+    light /= np.linalg.norm(light)
+    if background is None:
+        hull = cv2.convexHull(to_px(verts).astype(np.float32)).reshape(-1, 2)
+        silhouette = np.zeros((size, size), np.float32)
+        off = light[:2] * np.array([-1, 1]) * rng.uniform(0.03, 0.12) * die_frac * size
+        cv2.fillPoly(silhouette, [np.round(hull + off).astype(np.int32)], 1.0)
+        shadow = cv2.GaussianBlur(silhouette, (0, 0), 1 + 0.04 * size)
+        img *= 1 - shadow[..., None] * rng.uniform(0.2, 0.6)
+    # Each visible face is painted flat into a label map; colours come from a table.
+    label = np.zeros((size, size), np.uint8)
+    ambient = rng.uniform(0.45, 0.75)
+    shine = rng.uniform(0, 0.35)
+    shades = np.ones(11, np.float32)
+    specs = np.zeros(11, np.float32)
+    ink_alpha = np.zeros((size, size), np.float32)
+    for fi, face in enumerate(faces):
+        n, up, near, length = frames[fi]
+        nr = rot @ n
+        if nr[2] <= 0.02:
+            continue  # faces away from the camera
+        cv2.fillPoly(label, [np.round(to_px(verts[list(face)])).astype(np.int32)], fi + 1)
+        lit = max(0.0, float(np.dot(nr, light)))
+        shades[fi + 1] = ambient + (1 - ambient) * lit
+        specs[fi + 1] = 255 * shine * lit**12
+        if not (blank_top and fi == top):
+            ink_alpha += (_number_on_face(style, fi, n, up, near, length, to_px, size)
+                          * (label == fi + 1))
+    on_die = label > 0
+    shade = shades[label][..., None]
+    body = np.array(style.body, np.float32) * shade + specs[label][..., None]
+    if style.marbling:
+        body *= _marbling(rng, size, style.marbling)[..., None]
+    if style.edge:
+        edge = (cv2.morphologyEx(label, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 0)
+        body += (style.edge * 255 * (edge & on_die))[..., None]
+    a = np.clip(ink_alpha, 0, 1)[..., None] * style.ink_alpha
+    die = body * (1 - a) + np.array(style.ink, np.float32) * shade * a
+    img = np.where(on_die[..., None], die, img)
+    img = np.clip(img, 0, 255)
+    small = cv2.resize(img, (out_size, out_size), interpolation=cv2.INTER_AREA).astype(np.uint8)
+    alpha = cv2.resize(on_die.astype(np.uint8) * 255, (out_size, out_size),
+                       interpolation=cv2.INTER_AREA)
+    return small, alpha
+
+
+def _number_on_face(
+    style: _D10Style, fi: int, n: np.ndarray, up: np.ndarray, near: np.ndarray, length: float,
+    to_px: Callable[[np.ndarray], np.ndarray], size: int,
+) -> np.ndarray:
+    """Alpha (size x size) of face ``fi``'s number, mapped onto the face in the picture."""
+    num = style.numbers[fi]
+    text = f"{num}0" if style.percentile else str(num)
+    mark = style.mark if (not style.percentile and num in (6, 9)) else "none"
+    glyph = _glyph(text, style.font, mark, style.bold)
+    gh, gw = glyph.shape
+    right = np.cross(up, n)
+    h3 = style.digit_height * length
+    w3 = h3 * gw / gh * style.digit_width
+    # Two-digit numbers are printed smaller to fit the kite (its width is 2 sin 36 deg).
+    fit = 0.6 * 2 * math.sin(math.pi / 5) / w3
+    if fit < 1:
+        h3, w3 = h3 * fit, w3 * fit
+    centre = near - up * style.digit_pos * length
+    u, r = up * h3 / 2, right * w3 / 2
+    corners3 = np.array([centre + u - r, centre + u + r, centre - u + r, centre - u - r])
+    src = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], np.float32)
+    dst = to_px(corners3).astype(np.float32)
+    hmat = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(glyph, hmat, (size, size), flags=cv2.INTER_LINEAR)
+
+
+def _marbling(rng: random.Random, size: int, amount: float) -> np.ndarray:
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    noise = np.asarray(cv2.GaussianBlur(nrng.normal(0, 1, (size, size)).astype(np.float32),
+                                        (0, 0), size * rng.uniform(0.03, 0.1)), np.float32)
+    texture: np.ndarray = 1 + amount * noise / (float(np.abs(noise).max()) + 1e-6)
+    return texture
+
+
+def _surface(rng: random.Random, size: int) -> np.ndarray:
+    """A tray floor: plain, gradient, felt-like noise, wood-like stripes or speckled black."""
+    kind = rng.random()
+    base = np.array([rng.randrange(256) for _ in range(3)], np.float32)
+    if rng.random() < 0.5:
+        base = np.full(3, rng.randrange(256), np.float32) + np.array(
+            [rng.uniform(-25, 25) for _ in range(3)], np.float32)
+    img = np.ones((size, size, 3), np.float32) * base
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    if kind < 0.25:
+        yy = np.arange(size, dtype=np.float32)[:, None]
+        stripes = np.sin(yy * rng.uniform(0.05, 0.4) + nrng.normal(0, 1, (1, size)).cumsum(1)
+                         * 0.08) * rng.uniform(10, 40)
+        img += stripes[..., None]
+        if rng.random() < 0.5:
+            img = img.transpose(1, 0, 2).copy()
+    elif kind < 0.5:
+        noise = cv2.GaussianBlur(nrng.normal(0, 1, (size, size)).astype(np.float32), (0, 0),
+                                 rng.uniform(0.7, 2.5))
+        img += noise[..., None] * rng.uniform(5, 35)
+    elif kind < 0.65:
+        img *= 0.15
+        dots = nrng.random((size, size)) < 0.004
+        img[dots] = rng.uniform(100, 255)
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
+    img *= (1 + rng.uniform(-0.4, 0.4) * (xx - 0.5) + rng.uniform(-0.4, 0.4) * (yy - 0.5))[
+        ..., None]
+    surface: np.ndarray = np.clip(img, 0, 255)
+    return surface
 
 
 def render_numeral_d6(

@@ -48,15 +48,33 @@ def test_reader_reads_composed_d6_back(reader: DiceReader) -> None:
     assert wrong / total <= 0.03, (wrong, total)
 
 
-@pytest.mark.xfail(reason="digit model under-trained; see docs/vision.md 'Limits'",
-                   strict=False)
-def test_reader_reads_composed_d10_back() -> None:
-    reader = DiceReader(kinds=("d10",))
-    rng = random.Random(5)
-    values = list(range(10))
-    out = reader.read(compose_tray(values, "d10", rng))
-    assert sorted(d.value for d in out.dice) == values, out
-    assert all(d.kind == "d10" for d in out.dice)
+@pytest.mark.parametrize("kinds", [("d10",), ("percentile",), ("percentile", "d10")])
+def test_reader_reads_composed_ten_sided_dice_back(kinds: tuple[str, ...]) -> None:
+    """The demo's d10s (real photos) and percentile dice (renders), alone or thrown together
+    (a percentile roll): read back with their kinds, wrong values rare. Measured over 40
+    frames (tools/vision/bench_digits.py): d10 79 %, percentile 94 %, both 88 % read right,
+    no wrong value; the rest refused."""
+    reader = DiceReader(kinds=kinds)
+    total = right = wrong = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        values = [rng.randrange(10) for _ in range(rng.randint(2, 6))]
+        per_die = [kinds[i % len(kinds)] for i in range(len(values))]
+        out = reader.read(compose_tray(values, per_die, rng))
+        want = Counter(zip(per_die, values, strict=True))
+        got = Counter((d.kind, d.value) for d in out.dice)
+        total += len(values)
+        right += sum((want & got).values())
+        wrong += sum((got - want).values())
+    assert right / total >= 0.65, (right, wrong, total)
+    assert wrong <= 1, (right, wrong, total)
+
+
+def test_mixed_kinds_in_one_frame() -> None:
+    frame, boxes = compose_tray_with_boxes([0, 9], ["percentile", "d10"], random.Random(1))
+    assert frame.shape == (640, 640, 3) and len(boxes) == 2
+    with pytest.raises(VisionError, match="2 values but 1 kinds"):
+        compose_tray([0, 9], ["d10"], random.Random(0))
 
 
 def test_bad_requests_are_clear() -> None:

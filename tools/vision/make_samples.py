@@ -5,6 +5,7 @@
 - d6/: real die crops from dice-d6-tray/train (BSD-3, notice kept beside them), with an
   alpha mask, labelled by their true face, two per (colour, face) for four colours.
 - d10/: the pink d10 of dice-d10-single (MIT), one crop per face, downscaled.
+- percentile/: rendered percentile dice (no photo of one exists), two colours, faces 00-90.
 - tray.jpg: a train/ photo with its dice painted out (cv2.inpaint), the empty tray.
 - sample-*.jpg/.txt: two train/ photos with their labels, for `companion dice read` demos.
 Total well under 1.5 MB.
@@ -78,6 +79,25 @@ def _reads_back(rgba: np.ndarray, face: int) -> bool:
 _READER = None
 _TRAY: np.ndarray | None = None
 
+#: Rendered percentile sample dice: name, body colour, number colour (BGR), style seed.
+PERCENTILE_STYLES = (("ivory", (214, 232, 240), (25, 25, 25), 3),
+                     ("blue", (150, 70, 25), (245, 245, 245), 8))
+
+
+def percentile_samples(manifest: dict[str, list[dict[str, object]]]) -> None:
+    """Write percentile/<colour>-<tens>.png (renders: dice-d10-single has no percentile die)."""
+    from companion.vision.synth import render_ten_sided_rgba
+
+    (OUT / "percentile").mkdir(parents=True, exist_ok=True)
+    manifest["percentile"] = []
+    for colour, body, ink, seed in PERCENTILE_STYLES:
+        for tens in range(10):
+            rgba = render_ten_sided_rgba(tens, seed, 96, True, body, ink)
+            name = f"percentile/{colour}-{tens}.png"
+            cv2.imwrite(str(OUT / name), rgba, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+            manifest["percentile"].append({"file": name, "value": tens, "colour": colour,
+                                           "rendered": True})
+
 
 def main() -> None:
     if OUT.exists():
@@ -142,6 +162,7 @@ def main() -> None:
         name = f"d10/pink-{face}.png"
         cv2.imwrite(str(OUT / name), rgba, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         manifest["d10"].append({"file": name, "value": face, "colour": "pink"})
+    percentile_samples(manifest)
     # Empty tray: the first train photo whose dice sit well inside; paint them out.
     tray_img, boxes = min(data, key=lambda d: (len(d[1]), -float(d[0].mean())))
     mask = np.zeros(tray_img.shape[:2], np.uint8)
@@ -167,6 +188,9 @@ def main() -> None:
         "photos (train split), BSD-3-Clause, see `LICENSE-dice-d6-tray.txt`.\n"
         "- `d10/`: cropped and downscaled from dice-d10-single, MIT, see "
         "`LICENSE-dice-d10-single.txt`.\n"
+        "- `percentile/`: rendered, not photographed (no photo of a percentile die exists "
+        "in ../shared), by `companion.vision.synth.render_ten_sided_rgba`; part of this "
+        "project, same licence as the project.\n"
         "- `manifest.json`: each crop's true face value and colour.\n"
     )
     total = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
@@ -174,4 +198,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--percentile-only"]:
+        # Add or refresh only the rendered percentile dice, keeping the other samples.
+        kept = json.loads((OUT / "manifest.json").read_text())
+        percentile_samples(kept)
+        (OUT / "manifest.json").write_text(json.dumps(kept, indent=1) + "\n")
+    else:
+        main()
