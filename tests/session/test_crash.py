@@ -3,7 +3,8 @@
 After every kill the journal must hold every event the box acknowledged, and
 the restarted box must rebuild exactly the state that a replay of the journal
 gives. The quick tier runs in every test run; the long tier (marked slow)
-brings the total past 200 kills and runs in CI too.
+brings the total past 200 kills and runs in CI too; for a longer soak set
+COMPANION_CRASH_SEEDS (default 8 long-tier games of 22 kills each).
 """
 
 from __future__ import annotations
@@ -109,7 +110,11 @@ def test_sigkill_loses_no_acknowledged_event(seed: int, tmp_path: Path) -> None:
     kill_and_check(20, seed, tmp_path)
 
 
+#: Long-tier games (22 kills each); raise it for a soak, e.g. COMPANION_CRASH_SEEDS=100.
+LONG_TIER_SEEDS = int(os.environ.get("COMPANION_CRASH_SEEDS", "8"))
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(2, 10))
+@pytest.mark.parametrize("seed", range(2, 2 + LONG_TIER_SEEDS))
 def test_sigkill_long_tier(seed: int, tmp_path: Path) -> None:
     kill_and_check(22, seed, tmp_path)
