@@ -10,7 +10,8 @@ Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files s
    centre, box size and a score. It is class-agnostic: it finds dice, not values.
 4. Reader: each die is cropped square from the full-resolution frame and classified by a
    small CNN (d6: faces 1-6 or "not a face"; digits: d10 0-9, percentile 00-90 or "not a
-   face"). Taught logo faces are matched on the same CNN's embedding.
+   face"). Taught logo faces are matched on the same CNN's embedding. A d6 the d6 CNN is
+   unsure of is also shown to the digit CNN, which reads numeral d6s (``_with_numerals``).
 5. Refusal: dice that cannot be read safely are reported as UnreadableDie with a reason
    instead of a guessed value (see ``_judge``).
 """
@@ -52,6 +53,23 @@ MAX_DET_SIDE = 960
 #: sharpest-to-blurriest train/ die spans 0.14..3; a 2-pixel Gaussian blur puts half the
 #: dice under 0.05.
 BLUR_THRESHOLD = 0.1
+#: Below this sharpness a candidate that no network takes for a face is a featureless blob
+#: (a magnet, a screw head, a smudge), not a die. On train/ the tray's grey magnets score
+#: 0.09-0.18 and 99.5 % of the labelled dice 0.19 or more.
+FEATURELESS_BELOW = 0.2
+#: The digit network "sees a numeral" on a die when its not-a-face share, renormalised over
+#: its classes 1-6, is under this. It was trained with pip d6s as negatives: on train/ it
+#: gets there for 1 pip die of 1,447 (no class over 0.5 then, so that die is refused).
+NUMERAL_BELOW = 0.5
+#: A reading that the second look overturned (the upright view's best face is not the
+#: average's) needs this probability instead of MIN_CLASS_PROB: the views disagree, so a
+#: bare majority is not enough (train/: refuses 3 right and 1 wrong pip reading; the
+#: numeral "6" photo, which the d6 network alone reads "2" at 0.51).
+OVERTURNED_MIN_PROB = 0.55
+#: A pip reading is refused when the digit network, though not calling it a numeral, gives
+#: another face 1-6 at least this share (the numeral "4" photo at a wrong die size: d6
+#: network "3" at 0.6, digit network "4" at 0.39). train/: refuses 1 right pip reading.
+CONTRADICTED_FROM = 0.3
 
 
 @dataclass
@@ -216,30 +234,58 @@ class DiceReader:
             _rein_in_sizes(cands, median_size)
         crops = np.stack([_crop(frame, c, D6_CROP) for c in cands])
         sharp = [_sharpness(c) for c in crops]
+        # The class probability each die's reading needs (higher where the views or the
+        # two networks disagree).
+        need = np.full(len(cands), MIN_CLASS_PROB)
+        overturned = np.zeros(len(cands), bool)
+        numeral = np.zeros(len(cands), bool)
         if want_d6:
             p6, e6 = self.models.classify_d6(normalise_crop_batch(crops))
+            upright = p6[:, :6].argmax(axis=1)
             p6 = _second_look(p6, crops, lambda x: self.models.classify_d6(x)[0])
-        if want_digits:
-            dcrops = np.stack([_crop(frame, c, DIGIT_CROP, DIGIT_CROP_SCALE) for c in cands])
-            pd, _ = self.models.classify_digits(normalise_crop_batch(dcrops))
-            pd = _second_look(pd, dcrops, lambda x: self.models.classify_digits(x)[0])
+            overturned = p6[:, :6].argmax(axis=1) != upright
+        # The digit network reads every die when ten-sided dice are asked for; for d6 only,
+        # just those the d6 network is not sure of a face on (numeral d6s, non-dice), and
+        # only if it is installed (a d6-only reader works without it).
+        if want_digits or p6 is None:
+            consult = np.arange(len(cands))
+        elif self.models.digits is not None:
+            consult = np.nonzero(p6[:, :6].max(axis=1) < SECOND_LOOK_BELOW)[0]
+        else:
+            consult = np.zeros(0, int)
+        if len(consult):
+            dcrops = np.stack([_crop(frame, cands[i], DIGIT_CROP, DIGIT_CROP_SCALE)
+                               for i in consult])
+            pdc, _ = self.models.classify_digits(normalise_crop_batch(dcrops))
+            pdc = _second_look(pdc, dcrops, lambda x: self.models.classify_digits(x)[0])
+            pd = np.zeros((len(cands), pdc.shape[1]), np.float32)
+            pd[:, -1] = 1.0  # not consulted: no numeral seen
+            pd[consult] = pdc
+        if p6 is not None and pd is not None:
+            p6, numeral, contradicted = _with_numerals(p6, pd)
+            need[overturned & ~numeral] = OVERTURNED_MIN_PROB
+            need[contradicted] = np.inf
         dice: list[DieReading] = []
         unreadable: list[UnreadableDie] = []
         geometry = _geometry_flags(cands)
         for i, c in enumerate(cands):
             kind, value, prob = self._best_label(
-                None if p6 is None else p6[i], None if pd is None else pd[i]
+                None if p6 is None else p6[i], pd[i] if want_digits and pd is not None else None
             )
+            min_prob = float(need[i]) if kind == "d6" else MIN_CLASS_PROB
             if self.logos and e6 is not None and (kind != "d6" or prob < 0.97):
                 logo = self.logos.match(e6[i])
                 if logo is not None:
                     kind, value, prob = "d6", logo[0], logo[1]
-            if kind is None and (c.score < 0.6 or prob > 0.95):
-                # Most likely not a die at all (a crumb, a screw head, a pattern on the
-                # tray). A die the detector is sure of and the reader is not sure is "not a
-                # face" (an untaught logo, an odd angle) is reported as "unclear face".
+                    min_prob = MIN_CLASS_PROB
+            if kind is None and (c.score < 0.6 or prob > 0.95
+                                 or (sharp[i] < FEATURELESS_BELOW and not numeral[i])):
+                # Most likely not a die at all (a crumb, a magnet, a screw head, a pattern
+                # on the tray). A die the detector is sure of, with sharp detail, that the
+                # reader is not sure is "not a face" (an untaught logo, an odd angle) is
+                # reported as "unclear face".
                 continue
-            reason = self._judge(frame, c, tray, geometry[i], kind, prob, sharp[i])
+            reason = self._judge(frame, c, tray, geometry[i], kind, prob, sharp[i], min_prob)
             if reason is not None:
                 unreadable.append(UnreadableDie(_clip_box(c.box, w, h), reason))
                 continue
@@ -281,6 +327,7 @@ class DiceReader:
     def _judge(
         self, frame: np.ndarray, c: _Candidate, tray: tuple[int, int, int, int] | None,
         geometry: str | None, kind: str | None, prob: float, sharpness: float,
+        min_prob: float = MIN_CLASS_PROB,
     ) -> str | None:
         """Why this die must be re-rolled, or None when its reading can be trusted."""
         h, w = frame.shape[:2]
@@ -297,7 +344,7 @@ class DiceReader:
             return geometry
         if sharpness < BLUR_THRESHOLD:
             return "blurred"
-        if kind is None or prob < MIN_CLASS_PROB:
+        if kind is None or prob < min_prob:
             return "unclear face"
         return None
 
@@ -322,6 +369,29 @@ def _second_look(
     n = len(unsure)
     probs[unsure] = (probs[unsure] + p[:n] + p[n:2 * n] + p[2 * n:]) / 4
     return probs
+
+
+def _with_numerals(
+    p6: np.ndarray, pd: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """d6 face probabilities with numeral d6s read by the digit network; which dice those
+    are; and which pip readings the digit network contradicts (CONTRADICTED_FROM).
+
+    The d6 network learned pips well and numerals poorly (the photographed numeral d6 reads
+    2 as 1 and 6 as 2). The digit network learned numerals and was taught pip d6s as "not a
+    face", so when it sees a numeral 1-6 (its not-a-face share, renormalised over classes
+    1-6, under NUMERAL_BELOW) its reading replaces the d6 network's. There is no 6/9
+    question on a d6, but the network's "9" is not taken for a 6: it never said 9 on the
+    numeral photos, so the evidence for that rule is missing.
+    """
+    q = np.concatenate([pd[:, 1:7], pd[:, -1:]], axis=1)
+    q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-9)
+    numeral = q[:, 6] < NUMERAL_BELOW
+    contradicted = (~numeral & (q[:, :6].max(axis=1) >= CONTRADICTED_FROM)
+                    & (q[:, :6].argmax(axis=1) != p6[:, :6].argmax(axis=1)))
+    out = p6.copy()
+    out[numeral] = q[numeral]
+    return out, numeral, contradicted
 
 
 def _suppress(cands: list[_Candidate]) -> list[_Candidate]:

@@ -42,6 +42,40 @@ def test_every_photographed_d10_face(d10_reader: DiceReader, d10_dir: Path, face
     assert not out.unreadable
 
 
+@pytest.fixture(scope="module")
+def numeral_d6_readers(d10_dir: Path) -> dict[int, DiceReader]:
+    """d6 readers calibrated on the empty tray with the numeral d6's size (~200 px across)
+    and with the d10's (230 px): a die size given a little off must not turn a refusal into
+    a wrong value."""
+    empty = load_image(d10_dir / "background-empty-tray.jpg")
+    return {px: DiceReader(calibrate_from_frames([empty], die_px=px)[0], kinds=("d6",))
+            for px in (200, 230)}
+
+
+@pytest.mark.parametrize("die_px", [200, 230])
+@pytest.mark.parametrize("face", range(1, 7))
+def test_numeral_d6_face_read_right_or_refused(
+    numeral_d6_readers: dict[int, DiceReader], d10_dir: Path, face: int, die_px: int
+) -> None:
+    """The orange numeral d6 in the middle of the tray: its value, or a refusal, never a
+    wrong number (the d6 network alone read the 2 as 1 and the 6 as 2)."""
+    out = numeral_d6_readers[die_px].read(load_image(d10_dir / f"d6numeral-face{face}.jpg"))
+    assert len(out.dice) + len(out.unreadable) == 1, out
+    assert [d.value for d in out.dice] in ([face], []), out
+
+
+def test_numeral_d6_faces_mostly_read(
+    numeral_d6_readers: dict[int, DiceReader], d10_dir: Path
+) -> None:
+    """Measured: 1, 2, 3 and 5 read, 4 and 6 refused at 200 px (4 read too at 230 px).
+    Not all six yet: the digit network reads this 4 weakly and this 6 not at all (docs/
+    vision.md, Limits)."""
+    reader = numeral_d6_readers[200]
+    read = {f: [d.value for d in reader.read(load_image(d10_dir / f"d6numeral-face{f}.jpg")).dice]
+            for f in range(1, 7)}
+    assert sum(v == [f] for f, v in read.items()) >= 4, read
+
+
 def _die_by_colour(img: np.ndarray, x0: int, y0: int, hue: tuple[int, int]
                    ) -> tuple[float, float, float]:
     """Centre and outline size of the largest saturated blob of ``hue`` right of / below

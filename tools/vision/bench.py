@@ -32,30 +32,36 @@ DEFAULT_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "test"
 D10_DIR = ROOT.parent / "shared" / "datasets" / "dice-d10-single"
 
 
+#: The die size the dice-d10-single photos are calibrated with (their empty tray shows no
+#: die to measure), as tests/vision/test_vision_d10.py does: the d10 is ~230 px across, the
+#: numeral d6 ~200 px.
+D10_DIE_PX = 230
+D6_NUMERAL_DIE_PX = 200
+
+
+def _single_die(reader: DiceReader, path: Path) -> list[object]:
+    r = reader.read(load_image(path))
+    return [(d.value, round(d.confidence, 3)) for d in r.dice] + [u.reason for u in r.unreadable]
+
+
 def d10_check() -> dict[str, object]:
+    """Each photographed die, read as the tests read it: right, wrong or refused."""
     from companion.vision import calibrate_from_frames
 
     if not D10_DIR.is_dir():
         return {"skipped": "dice-d10-single not found"}
     empty = load_image(D10_DIR / "background-empty-tray.jpg")
-    cal, _ = calibrate_from_frames([empty])
-    reader = DiceReader(cal, kinds=("d10",))
-    got = {}
-    for face in range(10):
-        r = reader.read(load_image(D10_DIR / f"d10-face{face}.jpg"))
-        got[face] = [(d.value, round(d.confidence, 3)) for d in r.dice] + [
-            u.reason for u in r.unreadable]
-    ok = sum(1 for f, v in got.items() if len(v) == 1 and isinstance(v[0], tuple)
-             and v[0][0] == f)
-    reader6 = DiceReader(cal, kinds=("d6",))
-    got6 = {}
-    for face in range(1, 7):
-        r = reader6.read(load_image(D10_DIR / f"d6numeral-face{face}.jpg"))
-        got6[face] = [(d.value, round(d.confidence, 3)) for d in r.dice] + [
-            u.reason for u in r.unreadable]
-    ok6 = sum(1 for f, v in got6.items() if len(v) == 1 and isinstance(v[0], tuple)
-              and v[0][0] == f)
-    return {"d10_correct": ok, "d10": got, "d6numeral_correct": ok6, "d6numeral": got6}
+    out: dict[str, object] = {}
+    for name, kind, faces, die_px in (("d10", "d10", range(10), D10_DIE_PX),
+                                      ("d6numeral", "d6", range(1, 7), D6_NUMERAL_DIE_PX)):
+        cal, _ = calibrate_from_frames([empty], die_px=die_px)
+        reader = DiceReader(cal, kinds=(kind,))
+        got = {f: _single_die(reader, D10_DIR / f"{name}-face{f}.jpg") for f in faces}
+        read = {f: v[0][0] for f, v in got.items() if len(v) == 1 and isinstance(v[0], tuple)}
+        out[name] = got
+        out[f"{name}_correct"] = sum(1 for f, v in read.items() if v == f)
+        out[f"{name}_wrong"] = sum(1 for f, v in read.items() if v != f)
+    return out
 
 
 def settle_latency(fps: float = 30.0, trials: int = 5) -> dict[str, float]:
@@ -112,8 +118,10 @@ def main() -> None:
     print(f"peak memory       {peak_mb:.0f} MB (after the bench), "
           f"{out['peak_rss_mb_after_all']:.0f} MB after d10 photos too")
     d10 = out["d10"]
-    print(f"d10 photos        {d10.get('d10_correct')}/10 correct; {d10.get('d10')}")
-    print(f"d6 numeral photos {d10.get('d6numeral_correct')}/6 correct; {d10.get('d6numeral')}")
+    print(f"d10 photos        {d10.get('d10_correct')}/10 correct, {d10.get('d10_wrong')} wrong; "
+          f"{d10.get('d10')}")
+    print(f"d6 numeral photos {d10.get('d6numeral_correct')}/6 correct, "
+          f"{d10.get('d6numeral_wrong')} wrong; {d10.get('d6numeral')}")
     s = out["settle_latency"]
     print(f"settle latency    median {s['median_s'] * 1000:.0f} ms, max {s['max_s'] * 1000:.0f}"
           f" ms (first still frame -> report, 30 fps, still_seconds 0.2)")
