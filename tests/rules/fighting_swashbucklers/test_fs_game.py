@@ -7,6 +7,7 @@ import tomllib
 from typing import Any
 
 import pytest
+import rule_scripting
 from fs_script import SCENARIO_TOML, SCRIPT, c, r
 
 from companion.rules import get_ruleset
@@ -44,19 +45,11 @@ def begin(raw: dict[str, Any]) -> GameState:
 
 
 def play(state: GameState, *inputs: GameInput) -> tuple[GameState, list[str]]:
-    log: list[str] = []
-    for given in inputs:
-        transition = RULES.advance(state, given)
-        assert isinstance(transition.state, GameState)
-        state = transition.state
-        log.extend(transition.log)
-    return state, log
+    return rule_scripting.play(RULES, state, *inputs)
 
 
 def keys(state: GameState) -> list[str]:
-    step = RULES.next_step(state)
-    assert isinstance(step, AwaitChoice), step
-    return [o.key for o in step.options]
+    return rule_scripting.choice_keys(RULES, state)
 
 
 # ------------------------------------------------------------------ the scripted game

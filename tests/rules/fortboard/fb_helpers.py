@@ -8,7 +8,9 @@ from dataclasses import replace
 from importlib import resources
 from typing import Any
 
-from companion.rules.core import AwaitChoice, AwaitRoll, Chosen, GameInput, Rolled, Transition
+import rule_scripting
+
+from companion.rules.core import AwaitRoll
 from companion.rules.fortboard import RULESET
 from companion.rules.fortboard.state import Ask, GameState
 
@@ -89,27 +91,13 @@ def example_raw() -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def as_input(token: str | tuple[int, ...]) -> GameInput:
-    if isinstance(token, tuple):
-        return Rolled(token)
-    return Chosen(token)
-
-
 def play(state: GameState, *tokens: str | tuple[int, ...]) -> tuple[GameState, list[str]]:
     """Feed choices (strings) and rolls (tuples); return the state and all log lines."""
-    log: list[str] = []
-    for token in tokens:
-        transition: Transition = RULESET.advance(state, as_input(token))
-        assert isinstance(transition.state, GameState)
-        state = transition.state
-        log.extend(transition.log)
-    return state, log
+    return rule_scripting.play(RULESET, state, *tokens)
 
 
 def options_of(state: GameState) -> list[str]:
-    step = RULESET.next_step(state)
-    assert isinstance(step, AwaitChoice), step
-    return [o.key for o in step.options]
+    return rule_scripting.choice_keys(RULESET, state)
 
 
 def roll_request(state: GameState) -> AwaitRoll:

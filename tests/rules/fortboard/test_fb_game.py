@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import re
 
-from fb_helpers import as_input, example_raw, play, raw_fort
+from fb_helpers import example_raw, play, raw_fort
+from rule_scripting import as_input
 
 from companion.rules.core import AwaitChoice, AwaitRoll, Chosen, GameInput, GameOver, Rolled
 from companion.rules.fortboard import RULESET

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import rule_scripting
+
 from companion.rules import get_ruleset
-from companion.rules.core import AwaitChoice, Chosen, Rolled
 from companion.rules.on_the_frontier.game import GameState
 
 RULES = get_ruleset("on_the_frontier")
@@ -59,21 +60,11 @@ def new_game(
 
 def play(state: GameState, *inputs: Input) -> tuple[GameState, list[str]]:
     """Feed choices (str) and rolls (list) in order; every step must be deterministic."""
-    log: list[str] = []
-    for given in inputs:
-        inp = Rolled(tuple(given)) if isinstance(given, list) else Chosen(given)
-        t = RULES.advance(state, inp)
-        assert RULES.advance(state, inp).state == t.state
-        assert isinstance(t.state, GameState)
-        state = t.state
-        log.extend(t.log)
-    return state, log
+    return rule_scripting.play(RULES, state, *inputs)
 
 
 def choice_keys(state: GameState) -> list[str]:
-    step = RULES.next_step(state)
-    assert isinstance(step, AwaitChoice), step
-    return [o.key for o in step.options]
+    return rule_scripting.choice_keys(RULES, state)
 
 
 def unit(

@@ -7,6 +7,7 @@ import tomllib
 from importlib import resources
 
 import pytest
+import rule_scripting
 
 from companion.rules import get_ruleset
 from companion.rules.core import (
@@ -80,21 +81,11 @@ def new_game(raw: dict | None = None, **setup: object) -> GameState:  # type: ig
 
 
 def play(state: GameState, *inputs: str | list[int]) -> tuple[GameState, list[str]]:
-    log: list[str] = []
-    for given in inputs:
-        inp = Rolled(tuple(given)) if isinstance(given, list) else Chosen(given)
-        t = RULES.advance(state, inp)
-        assert RULES.advance(state, inp).state == t.state
-        assert isinstance(t.state, GameState)
-        state = t.state
-        log.extend(t.log)
-    return state, log
+    return rule_scripting.play(RULES, state, *inputs)
 
 
 def options(state: GameState) -> set[str]:
-    step = RULES.next_step(state)
-    assert isinstance(step, AwaitChoice)
-    return {o.key for o in step.options}
+    return set(rule_scripting.choice_keys(RULES, state))
 
 
 TURN_ONE = (
