@@ -272,7 +272,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
         raise VisionError("no dice found in the frames; put the dice logo-up in the tray, "
                           "well lit and apart, and try again")
     preview = np.hstack(previews[:12])
-    path = LogoStore.save(args.store, args.name, args.value, np.concatenate(embs), preview)
+    path = LogoStore.save(args.store, args.name, args.value, np.concatenate(embs),
+                          reader.models.d6_id, preview)
     print(f"learned the {args.name!r} logo face as {args.value} from {len(embs)} dice; "
           f"saved {path}")
     return 0

@@ -1,9 +1,11 @@
 """Taught logo faces: many wargame dice print a logo instead of the 6 (or the 1).
 
 ``companion dice teach`` crops dice showing the logo from a few frames and stores the d6
-network's 64-number embedding of each crop at four quarter turns (the embedding is not
-rotation invariant, and a die can land any way round). At read time a die whose embedding
-is close (cosine similarity) to a stored one reads as the taught value.
+network's embedding of each crop at four quarter turns (the embedding is not rotation
+invariant, and a die can land any way round). At read time a die whose embedding is close
+(cosine similarity) to a stored one reads as the taught value. Each taught face records
+which d6 model made it: another model's embeddings mean nothing, so a face taught before
+the model was retrained is refused with a request to teach it again.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 @dataclass
 class LogoStore:
-    """Embeddings (N x 64, unit length) with the face value each stands for."""
+    """Embeddings (N x D, unit length) with the face value each stands for."""
 
-    embeddings: np.ndarray = field(default_factory=lambda: np.zeros((0, 64), np.float32))
+    embeddings: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     values: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
 
     @classmethod
@@ -43,8 +45,11 @@ class LogoStore:
         return len(self.values) > 0
 
     @classmethod
-    def load(cls, directory: Path) -> LogoStore:
-        """Load every ``*.npz`` face taught into ``directory`` (missing folder: empty store)."""
+    def load(cls, directory: Path, model_id: str) -> LogoStore:
+        """Load every ``*.npz`` face taught into ``directory`` (missing folder: empty store).
+
+        ``model_id`` names the d6 model now in use; faces taught with another are refused.
+        """
         directory = Path(directory).expanduser()
         if not directory.exists():
             return cls.empty()
@@ -56,12 +61,16 @@ class LogoStore:
                 with np.load(f) as z:
                     e = np.asarray(z["embeddings"], np.float32)
                     v = int(z["value"])
+                    taught_with = str(z["model"]) if "model" in z.files else "an older model"
             except (OSError, KeyError, ValueError) as ex:
                 raise VisionError(f"the taught logo face {f} is damaged ({ex}); delete it and "
                                   "teach again") from ex
-            if e.ndim != 2 or e.shape[1] != 64 or not 1 <= v <= 6:
-                raise VisionError(f"the taught logo face {f} is from another version; "
-                                  "delete it and teach again")
+            if taught_with != model_id:
+                raise VisionError(f"the taught logo face {f} was taught with another version "
+                                  "of the dice model; delete it and teach that face again")
+            if e.ndim != 2 or not 1 <= v <= 6:
+                raise VisionError(f"the taught logo face {f} is damaged (bad embeddings or "
+                                  "value); delete it and teach again")
             embs.append(_unit(e))
             vals += [v] * len(e)
         if not embs:
@@ -80,7 +89,7 @@ class LogoStore:
         return int(self.values[k]), s
 
     @staticmethod
-    def save(directory: Path, name: str, value: int, embeddings: np.ndarray,
+    def save(directory: Path, name: str, value: int, embeddings: np.ndarray, model_id: str,
              preview: np.ndarray | None = None) -> Path:
         """Write one taught face; returns the file written."""
         import cv2
@@ -95,7 +104,8 @@ class LogoStore:
                 from e
         safe = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") or "logo"
         path = directory / f"{safe}-{value}.npz"
-        np.savez_compressed(path, embeddings=_unit(embeddings), value=np.int64(value))
+        np.savez_compressed(path, embeddings=_unit(embeddings), value=np.int64(value),
+                            model=np.str_(model_id))
         if preview is not None:
             cv2.imwrite(str(path.with_suffix(".png")), preview)
         (directory / f"{safe}-{value}.json").write_text(

@@ -5,6 +5,7 @@ Files in ``companion/vision/models/`` are produced by ``tools/vision/train_model
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,8 @@ class Models:
     detector: cv2.dnn.Net
     d6: cv2.dnn.Net
     digits: cv2.dnn.Net | None
+    #: Fingerprint of d6.onnx: taught logo faces are only valid for the model that made them.
+    d6_id: str
 
     def detect(self, x: np.ndarray) -> np.ndarray:
         """1x3xHxW normalised frame -> 1x5x(H/4)x(W/4): heat, log w, log h, dx, dy."""
@@ -57,7 +60,8 @@ class Models:
         return _softmax(np.asarray(logits, np.float32)), np.asarray(embed, np.float32)
 
     def classify_d6(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Nx3x32x32 crops -> (N x 7 probabilities: faces 1-6, not-a-face; N x 64 embedding)."""
+        """Nx3xSxS crops (S = D6_CROP) -> (N x 7 probabilities: faces 1-6, not-a-face;
+        N x D embedding)."""
         return self._classify(self.d6, x)
 
     def classify_digits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -69,4 +73,6 @@ class Models:
 
 def load_models() -> Models:
     digits = _net("digits.onnx") if (MODEL_DIR / "digits.onnx").is_file() else None
-    return Models(_net("detector.onnx"), _net("d6.onnx"), digits)
+    d6_id = hashlib.sha256((MODEL_DIR / "d6.onnx").read_bytes()).hexdigest()[:16] \
+        if (MODEL_DIR / "d6.onnx").is_file() else ""
+    return Models(_net("detector.onnx"), _net("d6.onnx"), digits, d6_id)

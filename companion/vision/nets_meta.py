@@ -14,7 +14,7 @@ DET_STRIDE = 4
 #: Die size, in detector-input pixels, the detector is run at when the scale is known.
 DET_DIE_PX = 22.0
 #: Side of the square crop fed to the d6 classifier and to the digit classifier.
-D6_CROP = 32
+D6_CROP = 40
 DIGIT_CROP = 48
 #: The digit reader's crop side as a multiple of the detector's box (the d6 reader's is
 #: ``crop_scale``). Tighter: the detector's box of a d10 is ~0.87 x its outline, so this is

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import DiceReader
+from companion.vision import DiceReader, VisionError
 from companion.vision.cli import add_commands
 from companion.vision.compose import _assets, _paste
 
@@ -44,8 +44,9 @@ def _frame(n_logo: int, values: list[int], seed: int) -> np.ndarray:
 
 
 @pytest.mark.xfail(
-    reason="the d6 embedding separates this logo from pip faces too weakly (similarity 0.89 "
-    "vs up to 0.90 for train/ pip dice); see docs/vision.md 'Limits'", strict=False,
+    reason="the d6 embedding separates this logo from pip faces too weakly: it matches at "
+    "0.900, right at the 0.9 bar, and a store taught with it turns 1 right train/ pip reading "
+    "wrong; see docs/vision.md 'Limits'", strict=False,
 )
 def test_teach_then_read(tmp_path: Path) -> None:
     src = tmp_path / "frames"
@@ -66,3 +67,35 @@ def test_teach_then_read(tmp_path: Path) -> None:
     # The logo die reads as the taught 6; the pip dice are read right or refused.
     assert got.count(6) == 1, out
     assert not Counter(got) - Counter([2, 3, 5, 6]), out
+
+
+def _teach_one(store: Path, tmp_path: Path) -> Path:
+    src = tmp_path / "frames"
+    src.mkdir(exist_ok=True)
+    cv2.imwrite(str(src / "logo.png"), _frame(2, [], 0))
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers())
+    args = parser.parse_args(["dice", "teach", "--from", str(src), "--value", "6",
+                              "--name", "skulls", "--store", str(store)])
+    assert args.func(args) == 0
+    return store / "skulls-6.npz"
+
+
+def test_taught_face_records_its_model(tmp_path: Path) -> None:
+    taught = _teach_one(tmp_path / "store", tmp_path)
+    with np.load(taught) as z:
+        assert str(z["model"]) == DiceReader().models.d6_id
+    assert DiceReader(logo_faces_dir=tmp_path / "store").logos
+
+
+@pytest.mark.parametrize("model", ["0123456789abcdef", None])
+def test_face_taught_with_another_model_is_refused(tmp_path: Path, model: str | None) -> None:
+    """After a model update the old embeddings mean nothing: ask for the face again."""
+    taught = _teach_one(tmp_path / "store", tmp_path)
+    with np.load(taught) as z:
+        fields = {k: z[k] for k in z.files if k != "model"}
+    if model is not None:
+        fields["model"] = np.str_(model)
+    np.savez_compressed(taught, **fields)
+    with pytest.raises(VisionError, match=r"taught with another version.*teach that face"):
+        DiceReader(logo_faces_dir=tmp_path / "store")
