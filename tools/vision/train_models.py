@@ -366,7 +366,7 @@ def load_folded_onnx(net: nn.Module, path: Path) -> None:
     from onnx import numpy_helper
 
     inits = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
-    head = [a for a in inits[:2]]  # the exporter lists the named head (fc/head) first
+    head = inits[:2]  # the exporter lists the named head (fc/head) first
     body = inits[2:]
     convs = [m for m in net.modules() if isinstance(m, nn.Conv2d | nn.Linear)]
     norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
