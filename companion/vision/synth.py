@@ -391,7 +391,7 @@ def _render_d10(
                          size / 2 - (xy_[..., 1] - centre[1]) * scale], axis=-1)
 
     img = (np.full((size, size, 3), background, np.float32) if background is not None
-           else _surface(rng, size))
+           else tray_surface(rng, size))
     # Light from a random side; the die's shadow falls away from it.
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
     light /= np.linalg.norm(light)
@@ -473,8 +473,10 @@ def _marbling(rng: random.Random, size: int, amount: float) -> np.ndarray:
     return texture
 
 
-def _surface(rng: random.Random, size: int) -> np.ndarray:
-    """A tray floor: plain, gradient, felt-like noise, wood-like stripes or speckled black."""
+def tray_surface(rng: random.Random, size: int) -> np.ndarray:
+    """A tray floor: plain, gradient, felt-like noise, wood-like stripes or speckled black,
+    with uneven light (float32, 0-255). Shared by the dice renders and the detector's
+    training composites (tools/vision/train_models.py), so both cover the same trays."""
     kind = rng.random()
     base = np.array([rng.randrange(256) for _ in range(3)], np.float32)
     if rng.random() < 0.5:

@@ -113,34 +113,6 @@ def die_sprites(data: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndar
     return sprites
 
 
-def procedural_background(rng: random.Random, size: int) -> np.ndarray:
-    """Trays we have no photos of: dark wood, felt, leather, card, with light falloff."""
-    kind = rng.random()
-    base = np.array([rng.randrange(256) for _ in range(3)], np.float32)
-    if rng.random() < 0.5:
-        base = np.full(3, rng.randrange(256), np.float32) + np.array(
-            [rng.uniform(-20, 20) for _ in range(3)], np.float32
-        )
-    img = np.ones((size, size, 3), np.float32) * base
-    nrng = np.random.default_rng(rng.randrange(1 << 30))
-    if kind < 0.3:  # wood-like stripes
-        yy = np.arange(size, dtype=np.float32)[:, None]
-        freq = rng.uniform(0.03, 0.2)
-        stripes = np.sin(yy * freq + nrng.normal(0, 1, (1, size)).cumsum(1) * 0.05) * 25
-        img += stripes[..., None]
-        if rng.random() < 0.5:
-            img = img.transpose(1, 0, 2).copy()
-    elif kind < 0.6:  # felt / speckle
-        noise = cv2.GaussianBlur(nrng.normal(0, 1, (size, size)).astype(np.float32), (0, 0), 1.5)
-        img += noise[..., None] * rng.uniform(5, 30)
-    # Light falloff.
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
-    img *= (1 + rng.uniform(-0.4, 0.4) * (xx - 0.5) + rng.uniform(-0.4, 0.4) * (yy - 0.5))[
-        ..., None
-    ]
-    return np.clip(img, 0, 255).astype(np.uint8)
-
-
 def colour_jitter(img: np.ndarray, rng: random.Random, invert_p: float = 0.15) -> np.ndarray:
     """Colour changes that keep dice readable: hue, gains, gamma, channel order, inversion."""
     img = img.astype(np.float32)
@@ -246,7 +218,7 @@ def det_sample(
     """One training crop and its die boxes (cx, cy, w, h in crop pixels)."""
     target_die = rng.uniform(11, 36)
     if rng.random() < 0.35:
-        img = procedural_background(rng, size)
+        img = synth.tray_surface(rng, size).astype(np.uint8)
         boxes: list[tuple[float, float, float, float]] = []
         for _ in range(rng.randrange(0, 14)):
             if rng.random() < 0.12:
