@@ -638,7 +638,8 @@ def holdout_accuracy(net: nn.Module, held: list[tuple[np.ndarray, np.ndarray]]) 
 
 
 def train_classifier(
-    which: str, minutes: float, seed: int = 1, init: bool = False, holdout: int = 0
+    which: str, minutes: float, seed: int = 1, init: bool = False, holdout: int = 0,
+    out: str | None = None,
 ) -> None:
     rng = random.Random(seed)
     everything = load_train()
@@ -652,8 +653,10 @@ def train_classifier(
         load_d10_photos()
         net = Classifier(21, spatial_in=DIGIT_CROP)
         batch, n_in, name = digits_batch, DIGIT_CROP, "digits.onnx"
-    if init and (CKPT_DIR / f"{which}.pt").is_file():
-        state = torch.load(CKPT_DIR / f"{which}.pt")
+    name = out or name
+    ckpt = CKPT_DIR / f"{Path(name).stem}.pt"
+    if init and ckpt.is_file():
+        state = torch.load(ckpt)
         own = net.state_dict()
         # A head of another shape (GAP -> spatial) starts fresh; the convolutions carry on.
         kept = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
@@ -681,10 +684,10 @@ def train_classifier(
                   f"acc {np.mean(acc_hist[-100:]):.3f}", flush=True)
         if held and step % 1000 == 0:
             holdout_accuracy(net, held)
-            torch.save(net.state_dict(), CKPT_DIR / f"{which}.pt")
+            torch.save(net.state_dict(), ckpt)
     if held:
         holdout_accuracy(net, held)
-    torch.save(net.state_dict(), CKPT_DIR / f"{which}.pt")
+    torch.save(net.state_dict(), ckpt)
     export(net, MODEL_DIR / name, (1, 3, n_in, n_in), dynamic=False, two_outputs=True)
 
 
@@ -712,11 +715,16 @@ def main() -> None:
                     help="detector: fine-tune the shipped detector.onnx")
     ap.add_argument("--holdout", type=int, default=0,
                     help="keep the last N train/ photos out of training and report on them")
+    ap.add_argument("--out", default=None,
+                    help="d6/digits: file name in companion/vision/models/ to write "
+                         "(default d6.onnx / digits.onnx); another name trains a "
+                         "candidate beside the shipped model")
     a = ap.parse_args()
     if a.which == "det":
         train_detector(a.minutes or 15, a.seed, a.resume, a.from_onnx)
     else:
-        train_classifier(a.which, a.minutes or 6, a.seed + 1, a.resume, a.holdout)
+        train_classifier(a.which, a.minutes or 6, a.seed + 1, a.resume, a.holdout,
+                         a.out)
 
 
 if __name__ == "__main__":
