@@ -40,10 +40,18 @@ def _net(name: str) -> cv2.dnn.Net:
     return net
 
 
+#: The d6 networks whose face probabilities are averaged. The first also gives the
+#: embedding that taught logo faces are matched on. The second was fine-tuned from the first
+#: with dice foreshortened as a tilted camera sees them (docs/vision.md): alone it reads
+#: tilted trays better but makes other mistakes than the first, and the average makes
+#: fewer than either on every set we have outside test/.
+D6_NETWORKS = ("d6.onnx", "d6-second.onnx")
+
+
 @dataclass
 class Models:
     detector: cv2.dnn.Net
-    d6: cv2.dnn.Net
+    d6: tuple[cv2.dnn.Net, ...]
     digits: cv2.dnn.Net | None
     #: Fingerprint of d6.onnx: taught logo faces are only valid for the model that made them.
     d6_id: str
@@ -60,9 +68,12 @@ class Models:
         return _softmax(np.asarray(logits, np.float32)), np.asarray(embed, np.float32)
 
     def classify_d6(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Nx3xSxS crops (S = D6_CROP) -> (N x 7 probabilities: faces 1-6, not-a-face;
-        N x D embedding)."""
-        return self._classify(self.d6, x)
+        """Nx3xSxS crops (S = D6_CROP) -> (N x 7 probabilities: faces 1-6, not-a-face,
+        averaged over the d6 networks; N x D embedding of the first)."""
+        probabilities, embedding = self._classify(self.d6[0], x)
+        for net in self.d6[1:]:
+            probabilities = probabilities + self._classify(net, x)[0]
+        return probabilities / len(self.d6), embedding
 
     def classify_digits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Nx3x48x48 crops -> (N x 21: d10 0-9, percentile 00-90, not-a-face; embedding)."""
@@ -75,4 +86,5 @@ def load_models() -> Models:
     digits = _net("digits.onnx") if (MODEL_DIR / "digits.onnx").is_file() else None
     d6_id = hashlib.sha256((MODEL_DIR / "d6.onnx").read_bytes()).hexdigest()[:16] \
         if (MODEL_DIR / "d6.onnx").is_file() else ""
-    return Models(_net("detector.onnx"), _net("d6.onnx"), digits, d6_id)
+    d6 = tuple(_net(name) for name in D6_NETWORKS)
+    return Models(_net("detector.onnx"), d6, digits, d6_id)
