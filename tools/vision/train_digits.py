@@ -428,7 +428,7 @@ def export(net: nn.Module, path: Path) -> None:
 
 
 def train(minutes: float, seed: int, resume: bool, with_photos: bool, lr: float,
-          out: Path) -> None:
+          out: Path, from_onnx: bool = False) -> None:
     torch.manual_seed(seed)
     rng = random.Random(seed)
     sampler = Sampler(rng, with_photos)
@@ -443,6 +443,11 @@ def train(minutes: float, seed: int, resume: bool, with_photos: bool, lr: float,
         opt.load_state_dict(state["opt"])
         step = state["step"]
         print(f"resumed at step {step}", flush=True)
+    if from_onnx:
+        # The shipped file, batch norms folded in (kept frozen); see train_models.py.
+        from train_models import freeze_batch_norm, load_folded_onnx
+
+        load_folded_onnx(net, MODEL_PATH)
     total = minutes * 60
     t0 = last_eval = last_ckpt = time.time()
     losses: list[float] = []
@@ -450,6 +455,8 @@ def train(minutes: float, seed: int, resume: bool, with_photos: bool, lr: float,
         frac = (time.time() - t0) / total
         for g in opt.param_groups:
             g["lr"] = lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
+        if from_onnx:
+            freeze_batch_norm(net)
         x, y = sampler.batch(64)
         logits, _ = net(torch.from_numpy(x))
         loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05)
@@ -482,12 +489,14 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true", help="continue from the checkpoint")
     ap.add_argument("--with-photos", action="store_true",
                     help="also train on the pink d10 photos (their test becomes in-sample)")
+    ap.add_argument("--from-onnx", action="store_true",
+                    help="fine-tune the shipped digits.onnx (its checkpoint is not needed)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     cv2.setNumThreads(1)
-    train(a.minutes, a.seed, a.resume, a.with_photos, a.lr, a.out)
+    train(a.minutes, a.seed, a.resume, a.with_photos, a.lr, a.out, a.from_onnx)
 
 
 if __name__ == "__main__":
