@@ -60,6 +60,23 @@ SECOND_LOOK_BELOW = 0.9
 #: 0.7 -> 1.0 %; train/ d6: 1,451 -> 1,466 right). It was (0.75, 1.35), which rarely ran
 #: the second pass.
 RESCALE_BAND = (0.9, 1.1)
+#: Uncalibrated, the first detector pass sees the frame at this many pixels on its long
+#: side, which suits dice of 1/10 to 1/25 of it (a tray that fills the frame).
+UNCALIBRATED_DETECTOR_SIDE = 320.0
+#: The coarse pass that looks for a close-up's dice around what the first pass found runs
+#: at this factor smaller a scale.
+CLOSE_UP_STEP = 3.0
+#: ... and takes the coarse pass's dice for the real ones only when a network reads every
+#: one of them as a face at least this surely (a cluster of touching dice, which the coarse
+#: pass may take for one die, reads at 0.16-0.74; the close-ups' dice at 0.89-0.97).
+CLOSE_UP_FACE_PROB = 0.8
+#: Uncalibrated, at most this many passes correct the scale after the guess; a second one
+#: only when the first one's dice say the scale is still outside this band. The detector
+#: sizes dice it sees far from DET_DIE_PX poorly, so a correction from a far guess (a
+#: close-up, a wide view) can fall short; a near one is right to within a few per cent,
+#: and correcting it again read a train/ die fewer.
+MAX_RESCALES = 2
+SECOND_RESCALE_BAND = (0.75, 1.35)
 #: The detector input never exceeds this many pixels on its long side (time budget).
 MAX_DET_SIDE = 960
 #: Sharpness (Laplacian variance / crop variance) below which a die is "blurred". The
@@ -195,24 +212,67 @@ class DiceReader:
             scale = DET_DIE_PX / die_px
             cands = self._detect(roi, scale)
         else:
-            # Uncalibrated: assume a die is ~1/16 of the long side (true for a tray filling
-            # the frame), then correct the scale from what was found if it is far off.
-            scale = 20.0 * 16 / max(roi.shape[:2])
-            cands = self._detect(roi, scale)
-            strong = [c for c in cands if c.score > 0.5]
-            if strong:
-                est = float(np.median([max(c.w, c.h) for c in strong]))
-                want = DET_DIE_PX / est
-                if not RESCALE_BAND[0] < want / scale < RESCALE_BAND[1]:
-                    cands = self._detect(roi, want)
+            cands = self._detect_uncalibrated(roi)
         for c in cands:
             c.cx += x0
             c.cy += y0
         return cands
 
+    def _detect_uncalibrated(self, roi: np.ndarray) -> list[_Candidate]:
+        """Detect with no calibrated die size: guess it, then correct it from the dice found.
+
+        The guess suits a tray that fills the frame (dice 1/10-1/25 of its long side). When
+        it finds no die, the frame is searched again at finer scales (a camera that sees a
+        whole table). When the "dice" it finds are the pips of a close-up, a coarse pass
+        finds the real dice around them. Each correction is measured on the dice found,
+        twice at most: the detector sizes dice far from DET_DIE_PX poorly.
+        """
+        guess = UNCALIBRATED_DETECTOR_SIDE / max(roi.shape[:2])
+        scale = self._clamped_scale(roi, guess)
+        cands = self._detect(roi, scale)
+        for finer in (2.0, 4.0):
+            if _strong(cands):
+                break
+            wider = self._clamped_scale(roi, guess * finer)
+            if wider > scale:
+                scale, cands = wider, self._detect(roi, wider)
+        if _strong(cands):
+            coarse = self._clamped_scale(roi, scale / CLOSE_UP_STEP)
+            around = self._detect(roi, coarse)
+            if (_are_pips_of(_strong(cands), _strong(around))
+                    and min(self._face_probabilities(roi, _strong(around)))
+                    >= CLOSE_UP_FACE_PROB):
+                scale, cands = coarse, around
+        band = RESCALE_BAND
+        for _ in range(MAX_RESCALES):
+            strong = _strong(cands)
+            if not strong:
+                break
+            want = self._clamped_scale(
+                roi, DET_DIE_PX / float(np.median([max(c.w, c.h) for c in strong])))
+            if band[0] < want / scale < band[1]:
+                break
+            scale, cands = want, self._detect(roi, want)
+            band = SECOND_RESCALE_BAND
+        return cands
+
+    def _face_probabilities(self, frame: np.ndarray, cands: list[_Candidate]) -> list[float]:
+        """How sure a network is that each candidate shows a die face (of any value)."""
+        if "d6" in self.kinds:
+            crops = np.stack([_crop(frame, c, D6_CROP) for c in cands])
+            probs = self.models.classify_d6(normalise_crop_batch(crops))[0]
+        else:
+            crops = np.stack([_crop(frame, c, DIGIT_CROP, DIGIT_CROP_SCALE) for c in cands])
+            probs = self.models.classify_digits(normalise_crop_batch(crops))[0]
+        return [float(p) for p in probs[:, :-1].max(axis=1)]
+
+    @staticmethod
+    def _clamped_scale(img: np.ndarray, scale: float) -> float:
+        return min(scale, MAX_DET_SIDE / float(max(img.shape[:2])), 4.0)
+
     def _detect(self, img: np.ndarray, scale: float) -> list[_Candidate]:
         h, w = img.shape[:2]
-        scale = min(scale, MAX_DET_SIDE / max(h, w), 4.0)
+        scale = self._clamped_scale(img, scale)
         dw = max(DET_STRIDE * 4, round(w * scale / 32) * 32)
         dh = max(DET_STRIDE * 4, round(h * scale / 32) * 32)
         sx, sy = w / dw, h / dh
@@ -409,6 +469,32 @@ def _with_numerals(
     out = p6.copy()
     out[numeral] = q[numeral]
     return out, numeral, contradicted
+
+
+def _strong(cands: list[_Candidate]) -> list[_Candidate]:
+    return [c for c in cands if c.score > 0.5]
+
+
+def _are_pips_of(small: list[_Candidate], large: list[_Candidate]) -> bool:
+    """Whether the small "dice" are really the pips of the large ones (a close-up).
+
+    Most of the small ones must lie inside large ones that are 2.5-7 times their size, at
+    most six to a large one: a tray seen whole is also a large box around small dice, but
+    many more and much larger.
+    """
+    if not small or not large:
+        return False
+    size = float(np.median([max(c.w, c.h) for c in small]))
+    inside = 0
+    for big in large:
+        if not 2.5 * size <= max(big.w, big.h) <= 7 * size:
+            continue
+        held = sum(abs(c.cx - big.cx) < big.w / 2 and abs(c.cy - big.cy) < big.h / 2
+                   for c in small)
+        if held > 6:
+            return False
+        inside += held
+    return inside >= 0.6 * len(small)
 
 
 def _suppress(cands: list[_Candidate]) -> list[_Candidate]:

@@ -1,0 +1,137 @@
+"""How the uncalibrated d6 reader copes with other cameras and light, measured without test/.
+
+    .venv/bin/python tools/vision/bench_views.py                  # every view
+    .venv/bin/python tools/vision/bench_views.py --views close-2x wide-50 --photos 200
+
+dice-d6-tray is shot by one camera from one height under one light. This rewrites the last
+PHOTOS photos of its train/ folder (by default the 30 the d6 networks never trained on
+plus 30 more) as another camera would see them, moves the labelled boxes with them, and
+runs the ordinary bench (no calibration) over each set:
+
+- close-2x, close-3x: the middle of the photo blown up (dice ~1/7 and ~1/5 of the frame);
+  only the dice wholly in view are labelled, the cut ones may be refused or left out;
+- wide-100, wide-70, wide-50: the photo at 100/70/50 % on a 1280x960 table (the tray
+  floors of `synth.tray_surface`), dice down to ~1/60 of the frame;
+- low-res: 384x384 instead of 640x640; high-res: 1920x1920 (upscaled, so no new detail);
+- dim-warm: a third of the light, tungsten-coloured, with sensor noise; bright: 1.5x gain,
+  clipped; soft-noisy: a slightly out-of-focus, noisy camera.
+
+It is a proxy: the dice, their lighting and the tray inside the photo stay those of the
+dataset. Tilted cameras are bench_tilt.py's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from companion.vision.bench import load_labels, run_bench  # noqa: E402
+from companion.vision.synth import tray_surface  # noqa: E402
+
+TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
+
+#: A view: (photo, rng) -> (new picture, scale, dx, dy) with new = old * scale + (dx, dy).
+View = Callable[[np.ndarray, random.Random], tuple[np.ndarray, float, float, float]]
+
+
+def close_up(zoom: float) -> View:
+    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+        h, w = img.shape[:2]
+        cw, ch = int(w / zoom), int(h / zoom)
+        x0, y0 = (w - cw) // 2, (h - ch) // 2
+        big = cv2.resize(img[y0:y0 + ch, x0:x0 + cw], (w, h), interpolation=cv2.INTER_CUBIC)
+        return big, zoom, -x0 * zoom, -y0 * zoom
+    return view
+
+
+def wide(scale: float) -> View:
+    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+        table = tray_surface(rng, 1280)[:960].astype(np.uint8)
+        h, w = img.shape[:2]
+        sw, sh = int(w * scale), int(h * scale)
+        x0, y0 = rng.randrange(0, 1280 - sw), rng.randrange(0, 960 - sh)
+        table[y0:y0 + sh, x0:x0 + sw] = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
+        return table, scale, x0, y0
+    return view
+
+
+def resized(scale: float) -> View:
+    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+        h, w = img.shape[:2]
+        out = cv2.resize(img, (round(w * scale), round(h * scale)),
+                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        return out, scale, 0.0, 0.0
+    return view
+
+
+def relit(change: Callable[[np.ndarray, np.random.Generator], np.ndarray]) -> View:
+    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+        out = change(img.astype(np.float32), np.random.default_rng(rng.randrange(1 << 30)))
+        return np.clip(out, 0, 255).astype(np.uint8), 1.0, 0.0, 0.0
+    return view
+
+
+VIEWS: dict[str, View] = {
+    "close-2x": close_up(2.0),
+    "close-3x": close_up(3.0),
+    "wide-100": wide(1.0),
+    "wide-70": wide(0.7),
+    "wide-50": wide(0.5),
+    "low-res": resized(0.6),
+    "high-res": resized(3.0),
+    "dim-warm": relit(lambda f, g: 255 * (f / 255) ** 1.4 * np.array([0.35, 0.5, 0.62])
+                      + g.normal(0, 3, f.shape)),
+    "bright": relit(lambda f, g: f * np.array([1.5, 1.45, 1.35]) + 10),
+    "soft-noisy": relit(lambda f, g: cv2.GaussianBlur(f, (0, 0), 1.1)
+                        + g.normal(0, 6, f.shape)),
+}
+
+
+def rewritten(photo: Path, out_dir: Path, view: View, rng: random.Random) -> None:
+    """Write the photo as the view sees it, with the labels of the dice wholly in view."""
+    img = cv2.imread(str(photo))
+    new, scale, dx, dy = view(img, rng)
+    height, width = new.shape[:2]
+    lines = []
+    for value, (x, y, w, h) in load_labels(photo.with_suffix(".txt"), img.shape[1],
+                                           img.shape[0]):
+        x, y, w, h = x * scale + dx, y * scale + dy, w * scale, h * scale
+        if x >= 0 and y >= 0 and x + w <= width and y + h <= height:
+            lines.append(f"{value - 1} {(x + w / 2) / width:.6f} {(y + h / 2) / height:.6f} "
+                         f"{w / width:.6f} {h / height:.6f}")
+    cv2.imwrite(str(out_dir / photo.name), new, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (out_dir / photo.with_suffix(".txt").name).write_text("\n".join(lines) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--views", nargs="+", choices=sorted(VIEWS), default=list(VIEWS))
+    ap.add_argument("--photos", type=int, default=60)
+    a = ap.parse_args()
+    photos = sorted(TRAIN_DIR.glob("*.jpg"))[-a.photos:]
+    print(f"{len(photos)} train/ photos, no calibration")
+    print("view        per-die  recall  value acc  refused  exact roll  median ms")
+    for name in a.views:
+        rng = random.Random(7)
+        with tempfile.TemporaryDirectory() as tmp:
+            for photo in photos:
+                rewritten(photo, Path(tmp), VIEWS[name], rng)
+            res = run_bench(Path(tmp))
+        print(f"{name:10s}  {res.accuracy:7.2%}  {res.recall:6.2%}  {res.value_accuracy:9.2%}  "
+              f"{res.unreadable:7d}  {res.exact_roll_rate:10.2%}  {res.median_ms:9.1f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
