@@ -46,8 +46,11 @@ DET_THRESHOLD = 0.3
 #: Detector score from which a candidate is taken to be a die even when no network reads a
 #: face on it: it is then refused as "unclear face" rather than left out. Lower lets in
 #: the wooden blocks at the edge of the dice-d10-single tray (0.50-0.53); the numeral "6"
-#: photo scores 0.55 with the fine-tuned detector and is left out (docs/vision.md, Limits).
+#: photo scored 0.55 with the detector before the floors stage and was left out.
 SURE_DIE_SCORE = 0.6
+#: Below this detector score a candidate is reported only when it is read: a faint
+#: detection with an unclear face is dropped, not refused.
+FAINT_DETECTION = 0.4
 #: Below this class probability a die is "unclear face" rather than a guess.
 MIN_CLASS_PROB = 0.5
 #: Below this class probability the crop is also classified at three quarter turns.
@@ -236,16 +239,20 @@ class DiceReader:
             wider = self._clamped_scale(roi, guess * finer)
             if wider > scale:
                 scale, cands = wider, self._detect(roi, wider)
+        pips: list[_Candidate] = []
         if _strong(cands):
             coarse = self._clamped_scale(roi, scale / CLOSE_UP_STEP)
             around = self._detect(roi, coarse)
-            if (_are_pips_of(_strong(cands), _strong(around))
-                    and min(self._face_probabilities(roi, _strong(around)))
-                    >= CLOSE_UP_FACE_PROB):
-                scale, cands = coarse, around
+            pips, holders = _pips_among(_strong(cands), _strong(around))
+            if pips and min(self._face_probabilities(roi, holders)) < CLOSE_UP_FACE_PROB:
+                pips = []
+            if len(pips) >= 0.6 * len(_strong(cands)):
+                scale, cands, pips = coarse, around, []
         band = RESCALE_BAND
         for _ in range(MAX_RESCALES):
-            strong = _strong(cands)
+            # Pips of dice seen whole only by the coarse pass (a close-up's edge) do not
+            # count towards the dice's size.
+            strong = [c for c in _strong(cands) if c not in pips]
             if not strong:
                 break
             want = self._clamped_scale(
@@ -362,6 +369,10 @@ class DiceReader:
                 # reader is not sure is "not a face" (an untaught logo, an odd angle) is
                 # reported as "unclear face".
                 continue
+            if c.score < FAINT_DETECTION and prob < min_prob:
+                # A faint detection that no network can read is a floor pattern far more
+                # often than a die (the wood and the black tray of dice-d10-single).
+                continue
             reason = self._judge(frame, c, tray, geometry[i], kind, prob, sharp[i], min_prob)
             if reason is not None:
                 unreadable.append(UnreadableDie(_clip_box(c.box, w, h), reason))
@@ -475,26 +486,33 @@ def _strong(cands: list[_Candidate]) -> list[_Candidate]:
     return [c for c in cands if c.score > 0.5]
 
 
-def _are_pips_of(small: list[_Candidate], large: list[_Candidate]) -> bool:
-    """Whether the small "dice" are really the pips of the large ones (a close-up).
+def _pips_among(
+    small: list[_Candidate], large: list[_Candidate]
+) -> tuple[list[_Candidate], list[_Candidate]]:
+    """Which of the small "dice" are really pips of the large ones (a close-up), and those
+    large ones.
 
-    Most of the small ones must lie inside large ones that are 2.5-7 times their size, at
-    most six to a large one: a tray seen whole is also a large box around small dice, but
-    many more and much larger.
+    A pip lies inside a large die 2.5-7 times its size, at most six to a die: a tray seen
+    whole, or a cluster of dice that a coarse pass takes for one, is also a large box
+    around small dice, but holds more of them or is much larger (the caller also asks a
+    network whether the large boxes are die faces).
     """
-    if not small or not large:
-        return False
+    if not small:
+        return [], []
     size = float(np.median([max(c.w, c.h) for c in small]))
-    inside = 0
+    pips: list[_Candidate] = []
+    holders: list[_Candidate] = []
     for big in large:
         if not 2.5 * size <= max(big.w, big.h) <= 7 * size:
             continue
-        held = sum(abs(c.cx - big.cx) < big.w / 2 and abs(c.cy - big.cy) < big.h / 2
-                   for c in small)
-        if held > 6:
-            return False
-        inside += held
-    return inside >= 0.6 * len(small)
+        held = [c for c in small if abs(c.cx - big.cx) < big.w / 2
+                and abs(c.cy - big.cy) < big.h / 2 and max(c.w, c.h) * 2.5 <= max(big.w, big.h)]
+        if len(held) > 6:
+            return [], []
+        if held:
+            pips += [c for c in held if c not in pips]
+            holders.append(big)
+    return pips, holders
 
 
 def _suppress(cands: list[_Candidate]) -> list[_Candidate]:

@@ -506,6 +506,39 @@ def tray_surface(rng: random.Random, size: int) -> np.ndarray:
     return surface
 
 
+def replace_floor(
+    photo: np.ndarray, dice: list[tuple[float, float, float]], floor: np.ndarray
+) -> np.ndarray:
+    """A photo of dice on a light, plain tray moved onto another ``floor`` (float32 image of
+    at least the photo's size), the old floor's shading and the dice's shadows kept.
+
+    The old floor is what is low in saturation, not much darker than the local floor level
+    and connected to the floor outside the dice's cores (so a white die's own face stays).
+    ``dice``: (centre x, centre y, size) of each die, in pixels.
+    """
+    h, w = photo.shape[:2]
+    die = float(np.median([d[2] for d in dice])) if dice else 40.0
+    # The floor level: a median over ~2.5 dice, taken at a quarter of the size (10x faster).
+    small = cv2.resize(photo, (max(8, w // 4), max(8, h // 4)), interpolation=cv2.INTER_AREA)
+    level = cv2.resize(cv2.medianBlur(small, max(3, int(2.5 * die / 4) | 1)), (w, h))
+    level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), max(1.0, die / 4))
+    lum, level_lum = photo.astype(np.float32).mean(axis=2), level.mean(axis=2) + 1
+    saturation = cv2.cvtColor(photo, cv2.COLOR_BGR2HSV)[..., 1]
+    floorlike = ((saturation < 45) & (lum > 0.5 * level_lum)).astype(np.uint8)
+    cores = np.zeros((h, w), np.uint8)
+    for cx, cy, size in dice:
+        cv2.circle(cores, (int(cx), int(cy)), int(0.3 * size), 1, -1)
+    n, parts = cv2.connectedComponents(floorlike, connectivity=4)
+    outer = np.zeros(n, bool)
+    outer[np.unique(parts[(floorlike > 0) & (cores == 0)])] = True
+    outer[0] = False
+    mask = cv2.GaussianBlur((outer[parts] & (cores == 0)).astype(np.float32), (0, 0), 0.8)
+    shade = np.clip(lum / level_lum, 0, 1.2)[..., None]
+    out = photo * (1 - mask[..., None]) + floor[:h, :w] * shade * mask[..., None]
+    moved: np.ndarray = np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    return moved
+
+
 def render_numeral_d6(
     value: int, rng: random.Random, out_size: int = 32, angle: float | None = None
 ) -> np.ndarray:

@@ -7,9 +7,11 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.vision import DiceReader
-from companion.vision.compose import compose_tray_with_boxes
+from companion.vision.compose import DATA_DIR, compose_tray_with_boxes
+from companion.vision.reader import FAINT_DETECTION, SURE_DIE_SCORE, _Candidate
 
 
 def _with_grey_disc(frame: np.ndarray, boxes: list[tuple[int, int, int, int]],
@@ -47,3 +49,19 @@ def test_grey_disc_is_not_a_die(reader: DiceReader) -> None:
         refused_dice += len(values) - len(out.dice)
     # The real dice beside the discs are still found and mostly read.
     assert refused_dice / dice <= 0.2, (refused_dice, dice)
+
+
+def test_faint_unreadable_detection_is_dropped_and_a_sure_one_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A candidate on a bare patch of tray: nothing any network can read. Faint (under
+    FAINT_DETECTION) it is a floor pattern and left out; sure (over SURE_DIE_SCORE) it
+    is refused, so the box asks about it."""
+    reader = DiceReader()
+    frame = cv2.imread(str(DATA_DIR / "tray.jpg"), cv2.IMREAD_COLOR)
+    for score, reported in ((FAINT_DETECTION - 0.05, 0), (SURE_DIE_SCORE + 0.1, 1)):
+        candidate = _Candidate(320.0, 320.0, 40.0, 40.0, score)
+        monkeypatch.setattr(reader, "_detect_all", lambda *_a, c=candidate: [c])
+        monkeypatch.setattr(reader, "_best_label", lambda *_a: ("d6", 1, 0.3))
+        out = reader.read(frame)
+        assert not out.dice and len(out.unreadable) == reported, (score, out)

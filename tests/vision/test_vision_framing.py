@@ -15,7 +15,7 @@ import pytest
 from companion.vision import DiceReader
 from companion.vision.bench import iou, load_labels
 from companion.vision.compose import DATA_DIR
-from companion.vision.reader import _are_pips_of, _Candidate
+from companion.vision.reader import _Candidate, _pips_among
 
 Labels = list[tuple[int, tuple[float, float, float, float]]]
 
@@ -88,18 +88,25 @@ def _die(cx: float, cy: float, size: float) -> _Candidate:
 def test_pips_inside_a_die_are_taken_for_pips() -> None:
     die = _die(100, 100, 90)
     pips = [_die(100 + dx, 100 + dy, 20) for dx in (-25, 25) for dy in (-25, 0, 25)]
-    assert _are_pips_of(pips, [die])
+    assert _pips_among(pips, [die]) == (pips, [die])
+
+
+def test_a_die_seen_whole_beside_one_seen_as_pips() -> None:
+    # The close-up's edge: one die found whole by the first pass, another only as pips.
+    whole, cut = _die(100, 100, 80), _die(400, 100, 90)
+    pips = [_die(400 + dx, 100, 20) for dx in (-25, 0, 25)]
+    assert _pips_among([whole, *pips], [_die(100, 100, 85), cut]) == (pips, [cut])
 
 
 def test_dice_inside_a_tray_are_not_taken_for_pips() -> None:
     tray = _die(300, 300, 600)
     dice = [_die(100 + 60 * i, 300, 40) for i in range(8)]
-    assert not _are_pips_of(dice, [tray])  # 15 times their size
+    assert _pips_among(dice, [tray]) == ([], [])  # 15 times their size
     seven_in_one = [_die(100 + 12 * (i % 3), 100 + 12 * (i // 3), 20) for i in range(7)]
-    assert not _are_pips_of(seven_in_one, [_die(112, 112, 90)])  # more than six "pips"
+    assert _pips_among(seven_in_one, [_die(112, 112, 90)]) == ([], [])  # over six "pips"
 
 
 def test_separate_dice_are_not_taken_for_pips() -> None:
     dice = [_die(100, 100, 40), _die(300, 100, 40)]
-    assert not _are_pips_of(dice, [_die(500, 500, 120)])
-    assert not _are_pips_of(dice, [])
+    assert _pips_among(dice, [_die(500, 500, 120)]) == ([], [])
+    assert _pips_among(dice, []) == ([], [])

@@ -14,7 +14,11 @@ runs the ordinary bench (no calibration) over each set:
   floors of `synth.tray_surface`), dice down to ~1/60 of the frame;
 - low-res: 384x384 instead of 640x640; high-res: 1920x1920 (upscaled, so no new detail);
 - dim-warm: a third of the light, tungsten-coloured, with sensor noise; bright: 1.5x gain,
-  clipped; soft-noisy: a slightly out-of-focus, noisy camera.
+  clipped; soft-noisy: a slightly out-of-focus, noisy camera;
+- synthetic-floors: the white tray floor replaced (`synth.replace_floor`, shading and
+  shadows kept) by the generated floors of `synth.tray_surface`: plain, felt, wood-like
+  stripes, speckled black; black-tray, wood: by real floors cut from the dice-d10-single
+  empty-tray photo (its black tray; the wooden table beside it), which no network trained on.
 
 It is a proxy: the dice, their lighting and the tray inside the photo stay those of the
 dataset. Tilted cameras are bench_tilt.py's.
@@ -35,17 +39,21 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from companion.vision import synth  # noqa: E402
 from companion.vision.bench import load_labels, run_bench  # noqa: E402
-from companion.vision.synth import tray_surface  # noqa: E402
 
 TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
+D10_DIR = ROOT.parent / "shared" / "datasets" / "dice-d10-single"
 
-#: A view: (photo, rng) -> (new picture, scale, dx, dy) with new = old * scale + (dx, dy).
-View = Callable[[np.ndarray, random.Random], tuple[np.ndarray, float, float, float]]
+#: A view: (photo, its dice as (cx, cy, size), rng) -> (new picture, scale, dx, dy), with
+#: new = old * scale + (dx, dy).
+Dice = list[tuple[float, float, float]]
+View = Callable[[np.ndarray, Dice, random.Random], tuple[np.ndarray, float, float, float]]
 
 
 def close_up(zoom: float) -> View:
-    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+    def view(img: np.ndarray, dice: Dice, rng: random.Random
+             ) -> tuple[np.ndarray, float, float, float]:
         h, w = img.shape[:2]
         cw, ch = int(w / zoom), int(h / zoom)
         x0, y0 = (w - cw) // 2, (h - ch) // 2
@@ -55,8 +63,9 @@ def close_up(zoom: float) -> View:
 
 
 def wide(scale: float) -> View:
-    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
-        table = tray_surface(rng, 1280)[:960].astype(np.uint8)
+    def view(img: np.ndarray, dice: Dice, rng: random.Random
+             ) -> tuple[np.ndarray, float, float, float]:
+        table = synth.tray_surface(rng, 1280)[:960].astype(np.uint8)
         h, w = img.shape[:2]
         sw, sh = int(w * scale), int(h * scale)
         x0, y0 = rng.randrange(0, 1280 - sw), rng.randrange(0, 960 - sh)
@@ -66,7 +75,8 @@ def wide(scale: float) -> View:
 
 
 def resized(scale: float) -> View:
-    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+    def view(img: np.ndarray, dice: Dice, rng: random.Random
+             ) -> tuple[np.ndarray, float, float, float]:
         h, w = img.shape[:2]
         out = cv2.resize(img, (round(w * scale), round(h * scale)),
                          interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
@@ -75,10 +85,33 @@ def resized(scale: float) -> View:
 
 
 def relit(change: Callable[[np.ndarray, np.random.Generator], np.ndarray]) -> View:
-    def view(img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, float, float, float]:
+    def view(img: np.ndarray, dice: Dice, rng: random.Random
+             ) -> tuple[np.ndarray, float, float, float]:
         out = change(img.astype(np.float32), np.random.default_rng(rng.randrange(1 << 30)))
         return np.clip(out, 0, 255).astype(np.uint8), 1.0, 0.0, 0.0
     return view
+
+
+def floor_from(source: Callable[[random.Random, int], np.ndarray]) -> View:
+    def view(img: np.ndarray, dice: Dice, rng: random.Random
+             ) -> tuple[np.ndarray, float, float, float]:
+        floor = source(rng, max(img.shape[:2])).astype(np.float32)
+        return synth.replace_floor(img, dice, floor), 1.0, 0.0, 0.0
+    return view
+
+
+def photo_floor(region: tuple[int, int, int, int]) -> Callable[[random.Random, int], np.ndarray]:
+    """A floor cut from the dice-d10-single empty tray photo (x, y, w, h at 2592x1944)."""
+    def source(rng: random.Random, size: int) -> np.ndarray:
+        photo = cv2.imread(str(D10_DIR / "background-empty-tray.jpg"))
+        if photo is None:
+            raise SystemExit(f"{D10_DIR} not found (../shared/datasets beside the repo)")
+        x, y, w, h = region
+        side = min(w, h)
+        x0, y0 = x + rng.randrange(w - side + 1), y + rng.randrange(h - side + 1)
+        patch = photo[y0:y0 + side, x0:x0 + side]
+        return cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
+    return source
 
 
 VIEWS: dict[str, View] = {
@@ -94,17 +127,21 @@ VIEWS: dict[str, View] = {
     "bright": relit(lambda f, g: f * np.array([1.5, 1.45, 1.35]) + 10),
     "soft-noisy": relit(lambda f, g: cv2.GaussianBlur(f, (0, 0), 1.1)
                         + g.normal(0, 6, f.shape)),
+    "synthetic-floors": floor_from(synth.tray_surface),
+    "black-tray": floor_from(photo_floor((560, 320, 1360, 1300))),
+    "wood": floor_from(photo_floor((2150, 0, 440, 1940))),
 }
 
 
 def rewritten(photo: Path, out_dir: Path, view: View, rng: random.Random) -> None:
     """Write the photo as the view sees it, with the labels of the dice wholly in view."""
     img = cv2.imread(str(photo))
-    new, scale, dx, dy = view(img, rng)
+    labels = load_labels(photo.with_suffix(".txt"), img.shape[1], img.shape[0])
+    dice = [(x + w / 2, y + h / 2, max(w, h)) for _, (x, y, w, h) in labels]
+    new, scale, dx, dy = view(img, dice, rng)
     height, width = new.shape[:2]
     lines = []
-    for value, (x, y, w, h) in load_labels(photo.with_suffix(".txt"), img.shape[1],
-                                           img.shape[0]):
+    for value, (x, y, w, h) in labels:
         x, y, w, h = x * scale + dx, y * scale + dy, w * scale, h * scale
         if x >= 0 and y >= 0 and x + w <= width and y + h <= height:
             lines.append(f"{value - 1} {(x + w / 2) / width:.6f} {(y + h / 2) / height:.6f} "

@@ -9,6 +9,10 @@
         --holdout 30 --from-onnx --out d6-second.onnx
     TRAIN_THREADS=1 .venv/bin/python tools/vision/train_models.py d6 --minutes 25 --seed 6 \
         --holdout 30 --from-onnx d6-second.onnx --out d6-second.onnx
+    TRAIN_THREADS=1 .venv/bin/python tools/vision/train_models.py det --minutes 30 --seed 21 \
+        --from-onnx --other-floors
+    TRAIN_THREADS=1 .venv/bin/python tools/vision/train_models.py d6 --minutes 30 --seed 22 \
+        --holdout 30 --from-onnx d6-second.onnx --out d6-second.onnx --other-floors
 
 (the sequence that produced the shipped detector and the two d6 networks; the digit model
 comes from tools/vision/train_digits.py, see docs/vision.md). The first d6 run predates the
@@ -117,6 +121,30 @@ def die_sprites(data: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndar
             crop = img[y0:y1, x0:x1].copy()
             sprites.append((crop, die_mask(crop)))
     return sprites
+
+
+#: Share of train/ photo samples (detector windows, d6 crops and their negatives) whose
+#: white tray floor is replaced by another floor: every train/ photo shows the same white
+#: tray, and networks that never saw another floor find dice in a speckled mat's specks.
+OTHER_FLOOR_SHARE = 0.3
+
+
+def set_other_floor_share(share: float) -> None:
+    global OTHER_FLOOR_SHARE
+    OTHER_FLOOR_SHARE = share
+
+
+def with_other_floors(
+    data: list[tuple[np.ndarray, np.ndarray]], rng: random.Random, n: int = 2
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n`` random train/ photos on other floors (drawn afresh for each batch)."""
+    out = []
+    for _ in range(n):
+        img, b = data[rng.randrange(len(data))]
+        dice = [(float(cx), float(cy), float(max(bw, bh))) for _, cx, cy, bw, bh in b]
+        floor = synth.tray_surface(rng, max(img.shape[:2]))
+        out.append((synth.replace_floor(img, dice, floor), b))
+    return out
 
 
 def colour_jitter(img: np.ndarray, rng: random.Random, invert_p: float = 0.15) -> np.ndarray:
@@ -250,7 +278,8 @@ class Detector(nn.Module):
 
 
 def det_sample(
-    data: list[tuple[np.ndarray, np.ndarray]], sprites: list, rng: random.Random, size: int
+    data: list[tuple[np.ndarray, np.ndarray]], sprites: list, rng: random.Random, size: int,
+    floored: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
     """One training crop and its die boxes (cx, cy, w, h in crop pixels)."""
     target_die = rng.uniform(11, 36)
@@ -311,7 +340,10 @@ def det_sample(
             by0, by1 = ys.min() + y, ys.max() + y
             boxes.append(((bx0 + bx1) / 2, (by0 + by1) / 2, bx1 - bx0 + 1, by1 - by0 + 1))
         return colour_jitter(degrade(img, rng), rng, 0.1), boxes
-    img, b = data[rng.randrange(len(data))]
+    if floored and rng.random() < OTHER_FLOOR_SHARE:
+        img, b = floored[rng.randrange(len(floored))]
+    else:
+        img, b = data[rng.randrange(len(data))]
     med = float(np.median(np.maximum(b[:, 3], b[:, 4]))) if len(b) else 40.0
     sc = target_die / med
     ang = rng.choice((0, 90, 180, 270)) + (rng.uniform(-20, 20) if rng.random() < 0.3 else 0)
@@ -398,7 +430,8 @@ def freeze_batch_norm(net: nn.Module) -> None:
 
 
 def train_detector(minutes: float, seed: int = 0, init: bool = False,
-                   from_onnx: str | None = None, out_name: str | None = None) -> None:
+                   from_onnx: str | None = None, out_name: str | None = None,
+                   other_floors: bool = False) -> None:
     rng = random.Random(seed)
     data = load_train()
     sprites = die_sprites(data)
@@ -423,8 +456,9 @@ def train_detector(minutes: float, seed: int = 0, init: bool = False,
         if from_onnx is not None:
             freeze_batch_norm(net)
         xs, hs, rs, ms = [], [], [], []
+        floored = with_other_floors(data, rng) if other_floors else None
         for _ in range(bs):
-            img, boxes = det_sample(data, sprites, rng, size)
+            img, boxes = det_sample(data, sprites, rng, size, floored)
             xs.append(normalise_frame(img))
             h, r, m = det_targets(boxes, size)
             hs.append(h)
@@ -535,14 +569,21 @@ def mine_hard_negatives(data: list[tuple[np.ndarray, np.ndarray]]) -> None:
 
 
 def d6_batch(
-    data: list[tuple[np.ndarray, np.ndarray]], rng: random.Random, bs: int
+    data: list[tuple[np.ndarray, np.ndarray]], rng: random.Random, bs: int,
+    floored: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Classes 0-5 = face 1-6, 6 = not a readable d6 face (background, off-centre, d10)."""
     xs, ys = [], []
+
+    def photo() -> tuple[np.ndarray, np.ndarray]:
+        if floored and rng.random() < OTHER_FLOOR_SHARE:
+            return floored[rng.randrange(len(floored))]
+        return data[rng.randrange(len(data))]
+
     for _ in range(bs):
         r = rng.random()
         if r < 0.70:
-            img, b = data[rng.randrange(len(data))]
+            img, b = photo()
             if not len(b):
                 continue
             c, cx, cy, bw, bh = b[rng.randrange(len(b))]
@@ -566,7 +607,7 @@ def d6_batch(
             crop = crop_from(img, cx, cy, die, D6_CROP, rng.uniform(0, 360), 0.1, rng)
             label = 6
         else:
-            img, b = data[rng.randrange(len(data))]
+            img, b = photo()
             die = float(np.median(np.maximum(b[:, 3], b[:, 4]))) if len(b) else 40.0
             for _ in range(20):
                 if len(b) and rng.random() < 0.5:
@@ -680,7 +721,7 @@ def holdout_accuracy(net: nn.Module, held: list[tuple[np.ndarray, np.ndarray]]) 
 
 def train_classifier(
     which: str, minutes: float, seed: int = 1, init: bool = False, holdout: int = 0,
-    out: str | None = None, from_onnx: str | None = None,
+    out: str | None = None, from_onnx: str | None = None, other_floors: bool = False,
 ) -> None:
     rng = random.Random(seed)
     everything = load_train()
@@ -718,7 +759,10 @@ def train_classifier(
             gparam["lr"] = lr * 0.5 * (1 + math.cos(math.pi * frac))
         if from_onnx is not None:
             freeze_batch_norm(net)
-        x, y = batch(data, rng, 64)
+        if other_floors:
+            x, y = d6_batch(data, rng, 64, with_other_floors(data, rng))
+        else:
+            x, y = batch(data, rng, 64)
         logits, _ = net(torch.from_numpy(x))
         loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05)
         opt.zero_grad()
@@ -767,12 +811,21 @@ def main() -> None:
                     help="file name in companion/vision/models/ to write (default "
                          "detector.onnx / d6.onnx / digits.onnx); another name trains a "
                          "candidate beside the shipped model")
+    ap.add_argument("--other-floors", nargs="?", type=float, const=OTHER_FLOOR_SHARE,
+                    default=0.0, metavar="SHARE",
+                    help="det and d6: put this share (default OTHER_FLOOR_SHARE) of the "
+                         "train/ photo samples on other floors (synth.replace_floor)")
     a = ap.parse_args()
+    if a.other_floors and a.which == "digits":
+        ap.error("--other-floors is for det and d6 (the digit model has its own floors)")
+    if a.other_floors:
+        set_other_floor_share(a.other_floors)
     if a.which == "det":
-        train_detector(a.minutes or 15, a.seed, a.resume, a.from_onnx, a.out)
+        train_detector(a.minutes or 15, a.seed, a.resume, a.from_onnx, a.out,
+                       bool(a.other_floors))
     else:
         train_classifier(a.which, a.minutes or 6, a.seed + 1, a.resume, a.holdout,
-                         a.out, a.from_onnx)
+                         a.out, a.from_onnx, bool(a.other_floors))
 
 
 if __name__ == "__main__":
