@@ -18,6 +18,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
 from .imageio import load_image
 from .reader import DiceReader
 from .types import Calibration, FrameReading, VisionError
@@ -78,6 +81,14 @@ class BenchResult:
         )
         return d
 
+    #: Column heads of ``row``, for tables of several benchmark runs.
+    ROW_HEAD = "per-die  recall  value acc  refused  exact roll  median ms"
+
+    def row(self) -> str:
+        """The headline figures on one line, under ROW_HEAD."""
+        return (f"{self.accuracy:7.2%}  {self.recall:6.2%}  {self.value_accuracy:9.2%}  "
+                f"{self.unreadable:7d}  {self.exact_roll_rate:10.2%}  {self.median_ms:9.1f}")
+
     def text(self) -> str:
         return "\n".join([
             f"images            {self.images}",
@@ -107,6 +118,19 @@ def load_labels(txt: Path, width: int, height: int) -> list[tuple[int, tuple[flo
         out.append((c + 1, ((xc - w / 2) * width, (yc - h / 2) * height, w * width,
                             h * height)))
     return out
+
+
+def save_labelled(
+    directory: Path, name: str, image: np.ndarray,
+    labels: list[tuple[int, tuple[float, float, float, float]]], quality: int = 95,
+) -> None:
+    """Write ``name`` (a .jpg) and its YOLO label file, as ``load_labels`` reads them:
+    (value 1-6, (x, y, w, h) pixels) per die."""
+    height, width = image.shape[:2]
+    lines = [f"{value - 1} {(x + w / 2) / width:.6f} {(y + h / 2) / height:.6f} "
+             f"{w / width:.6f} {h / height:.6f}" for value, (x, y, w, h) in labels]
+    cv2.imwrite(str(directory / name), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    (directory / Path(name).with_suffix(".txt")).write_text("\n".join(lines) + "\n")
 
 
 def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.vision import DieReading, FrameReading, UnreadableDie
-from companion.vision.bench import BenchResult, run_bench, score_frame
+from companion.vision.bench import BenchResult, load_labels, run_bench, save_labelled, score_frame
 
 
 def test_scoring_rules() -> None:
@@ -29,3 +30,14 @@ def test_d6_tray_test_set_meets_the_bar(d6_test_dir: Path) -> None:
     res = run_bench(d6_test_dir)
     assert res.accuracy >= 0.99, res.text()
     assert res.exact_roll_rate >= 0.95, res.text()
+
+
+def test_saved_labels_read_back(tmp_path: Path) -> None:
+    image = np.full((120, 200, 3), 200, np.uint8)
+    labels = [(1, (10.0, 20.0, 30.0, 32.0)), (6, (150.0, 70.0, 40.0, 40.0))]
+    save_labelled(tmp_path, "roll.jpg", image, labels)
+    assert (tmp_path / "roll.jpg").is_file()
+    back = load_labels(tmp_path / "roll.txt", 200, 120)
+    assert [v for v, _ in back] == [1, 6]
+    for (_, got), (_, want) in zip(back, labels, strict=True):
+        assert np.allclose(got, want, atol=0.01)

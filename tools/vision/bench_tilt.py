@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from companion.vision.bench import load_labels, run_bench  # noqa: E402
+from companion.vision.bench import BenchResult, load_labels, run_bench, save_labelled  # noqa: E402
 
 TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
 
@@ -58,15 +58,13 @@ def tilted_copy(photo: Path, out_dir: Path, degrees: float, about_vertical: bool
     out_w, out_h = (round(float(v)) for v in corners.max(axis=0))
     warped = cv2.warpPerspective(img, h, (out_w, out_h), borderMode=cv2.BORDER_REPLICATE)
     rim = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    lines = []
+    labels = []
     for value, (x, y, w, bh) in load_labels(photo.with_suffix(".txt"), width, height):
         ellipse = np.stack([x + w / 2 * (1 + np.cos(rim)), y + bh / 2 * (1 + np.sin(rim))], 1)
         pts = cv2.perspectiveTransform(ellipse[None], h)[0]
         (px0, py0), (px1, py1) = pts.min(axis=0), pts.max(axis=0)
-        lines.append(f"{value - 1} {(px0 + px1) / 2 / out_w:.6f} {(py0 + py1) / 2 / out_h:.6f} "
-                     f"{(px1 - px0) / out_w:.6f} {(py1 - py0) / out_h:.6f}")
-    cv2.imwrite(str(out_dir / photo.name), warped, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    (out_dir / photo.with_suffix(".txt").name).write_text("\n".join(lines) + "\n")
+        labels.append((value, (float(px0), float(py0), float(px1 - px0), float(py1 - py0))))
+    save_labelled(out_dir, photo.name, warped, labels)
 
 
 def main() -> None:
@@ -77,16 +75,14 @@ def main() -> None:
     a = ap.parse_args()
     photos = sorted(TRAIN_DIR.glob("*.jpg"))[-a.photos:]
     print(f"{len(photos)} train/ photos, camera turned about alternate axes")
-    print("degrees  per-die  recall  value acc  refused  exact roll")
+    print(f"degrees  {BenchResult.ROW_HEAD}")
     for degrees in a.degrees:
         with tempfile.TemporaryDirectory() as tmp:
             for k, photo in enumerate(photos):
                 tilted_copy(photo, Path(tmp), degrees * (1 if k % 2 == 0 else -1),
                             about_vertical=k % 4 >= 2)
             res = run_bench(Path(tmp))
-        print(f"{degrees:7.0f}  {res.accuracy:7.2%}  {res.recall:6.2%}  "
-              f"{res.value_accuracy:9.2%}  {res.unreadable:7d}  {res.exact_roll_rate:10.2%}",
-              flush=True)
+        print(f"{degrees:7.0f}  {res.row()}", flush=True)
 
 
 if __name__ == "__main__":

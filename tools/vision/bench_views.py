@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision import synth  # noqa: E402
-from companion.vision.bench import load_labels, run_bench  # noqa: E402
+from companion.vision.bench import BenchResult, load_labels, run_bench, save_labelled  # noqa: E402
 
 TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
 D10_DIR = ROOT.parent / "shared" / "datasets" / "dice-d10-single"
@@ -140,14 +140,12 @@ def rewritten(photo: Path, out_dir: Path, view: View, rng: random.Random) -> Non
     dice = [(x + w / 2, y + h / 2, max(w, h)) for _, (x, y, w, h) in labels]
     new, scale, dx, dy = view(img, dice, rng)
     height, width = new.shape[:2]
-    lines = []
+    in_view = []
     for value, (x, y, w, h) in labels:
         x, y, w, h = x * scale + dx, y * scale + dy, w * scale, h * scale
         if x >= 0 and y >= 0 and x + w <= width and y + h <= height:
-            lines.append(f"{value - 1} {(x + w / 2) / width:.6f} {(y + h / 2) / height:.6f} "
-                         f"{w / width:.6f} {h / height:.6f}")
-    cv2.imwrite(str(out_dir / photo.name), new, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (out_dir / photo.with_suffix(".txt").name).write_text("\n".join(lines) + "\n")
+            in_view.append((value, (x, y, w, h)))
+    save_labelled(out_dir, photo.name, new, in_view, quality=92)
 
 
 def main() -> None:
@@ -158,16 +156,14 @@ def main() -> None:
     a = ap.parse_args()
     photos = sorted(TRAIN_DIR.glob("*.jpg"))[-a.photos:]
     print(f"{len(photos)} train/ photos, no calibration")
-    print("view        per-die  recall  value acc  refused  exact roll  median ms")
+    print(f"view              {BenchResult.ROW_HEAD}")
     for name in a.views:
         rng = random.Random(7)
         with tempfile.TemporaryDirectory() as tmp:
             for photo in photos:
                 rewritten(photo, Path(tmp), VIEWS[name], rng)
             res = run_bench(Path(tmp))
-        print(f"{name:10s}  {res.accuracy:7.2%}  {res.recall:6.2%}  {res.value_accuracy:9.2%}  "
-              f"{res.unreadable:7d}  {res.exact_roll_rate:10.2%}  {res.median_ms:9.1f}",
-              flush=True)
+        print(f"{name:16s}  {res.row()}", flush=True)
 
 
 if __name__ == "__main__":
