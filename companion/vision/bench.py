@@ -14,6 +14,8 @@ Definitions (all per die unless said; a die is a labelled box):
 from __future__ import annotations
 
 import statistics
+import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,6 +200,19 @@ def labelled_images(directory: Path) -> list[tuple[Path, Path]]:
     if not pairs:
         raise VisionError(f"{directory} has no images with a YOLO .txt label beside them")
     return pairs
+
+
+def bench_rewritten(
+    photos: list[Path], rewrite: Callable[[int, Path, Path], None],
+    reader: DiceReader | None = None,
+) -> BenchResult:
+    """Bench labelled photos as ``rewrite(k, photo, directory)`` saves them into a scratch
+    directory (as ``save_labelled`` does): the photos warped, relit, moved onto another
+    floor... with their labels moved to match."""
+    with tempfile.TemporaryDirectory() as scratch:
+        for k, photo in enumerate(photos):
+            rewrite(k, photo, Path(scratch))
+        return run_bench(Path(scratch), reader)
 
 
 def run_bench(

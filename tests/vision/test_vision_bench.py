@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from companion.vision import DieReading, FrameReading, UnreadableDie
-from companion.vision.bench import BenchResult, load_labels, run_bench, save_labelled, score_frame
+from companion.vision import DiceReader, DieReading, FrameReading, UnreadableDie
+from companion.vision.bench import (
+    BenchResult,
+    bench_rewritten,
+    load_labels,
+    run_bench,
+    save_labelled,
+    score_frame,
+)
+from companion.vision.compose import DATA_DIR
 
 
 def test_scoring_rules() -> None:
@@ -41,3 +50,20 @@ def test_saved_labels_read_back(tmp_path: Path) -> None:
     assert [v for v, _ in back] == [1, 6]
     for (_, got), (_, want) in zip(back, labels, strict=True):
         assert np.allclose(got, want, atol=0.01)
+
+
+def test_bench_over_rewritten_photos(reader: DiceReader) -> None:
+    """Rewritten as they are, the package's sample photos bench as the originals do; the
+    rewrite is called once per photo, numbered."""
+    photos = [DATA_DIR / "sample-1.jpg", DATA_DIR / "sample-2.jpg"]
+    calls: list[int] = []
+
+    def unchanged(k: int, photo: Path, out: Path) -> None:
+        calls.append(k)
+        image = cv2.imread(str(photo))
+        h, w = image.shape[:2]
+        save_labelled(out, photo.name, image, load_labels(photo.with_suffix(".txt"), w, h))
+
+    res = bench_rewritten(photos, unchanged, reader)
+    assert calls == [0, 1]
+    assert res.images == 2 and res.dice == 24 and res.accuracy >= 0.9

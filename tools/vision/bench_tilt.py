@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -26,7 +27,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from companion.vision.bench import BenchResult, load_labels, run_bench, save_labelled  # noqa: E402
+from companion.vision.bench import (  # noqa: E402
+    BenchResult,
+    bench_rewritten,
+    load_labels,
+    save_labelled,
+)
 
 TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
 
@@ -48,11 +54,12 @@ def camera_turn(width: int, height: int, degrees: float, about_vertical: bool) -
     return fit @ h
 
 
-def tilted_copy(photo: Path, out_dir: Path, degrees: float, about_vertical: bool) -> None:
-    """Write the warped photo and its YOLO labels (each die's ellipse, warped, boxed)."""
+def tilted_copy(k: int, photo: Path, out_dir: Path, degrees: float) -> None:
+    """Write the ``k``-th photo warped and its YOLO labels (each die's ellipse, warped,
+    boxed); the camera turns about alternate axes, in alternate directions."""
     img = cv2.imread(str(photo))
     height, width = img.shape[:2]
-    h = camera_turn(width, height, degrees, about_vertical)
+    h = camera_turn(width, height, degrees * (1 if k % 2 == 0 else -1), k % 4 >= 2)
     corners = cv2.perspectiveTransform(
         np.array([[[0, 0], [width, 0], [width, height], [0, height]]], np.float64), h)[0]
     out_w, out_h = (round(float(v)) for v in corners.max(axis=0))
@@ -67,22 +74,26 @@ def tilted_copy(photo: Path, out_dir: Path, degrees: float, about_vertical: bool
     save_labelled(out_dir, photo.name, warped, labels)
 
 
+def bench_table(
+    what: str, photo_count: int, rows: dict[str, Callable[[int, Path, Path], None]]
+) -> None:
+    """Print one bench row per rewrite of the last ``photo_count`` train/ photos (the d6
+    networks' 30 held-out photos and the ones before them); test/ is never used."""
+    photos = sorted(TRAIN_DIR.glob("*.jpg"))[-photo_count:]
+    print(f"{len(photos)} train/ photos, {what}")
+    print(f"{'':16s}  {BenchResult.ROW_HEAD}")
+    for name, rewrite in rows.items():
+        print(f"{name:16s}  {bench_rewritten(photos, rewrite).row()}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--degrees", type=float, nargs="+", default=[30.0, 40.0, 50.0])
     ap.add_argument("--photos", type=int, default=60)
     a = ap.parse_args()
-    photos = sorted(TRAIN_DIR.glob("*.jpg"))[-a.photos:]
-    print(f"{len(photos)} train/ photos, camera turned about alternate axes")
-    print(f"degrees  {BenchResult.ROW_HEAD}")
-    for degrees in a.degrees:
-        with tempfile.TemporaryDirectory() as tmp:
-            for k, photo in enumerate(photos):
-                tilted_copy(photo, Path(tmp), degrees * (1 if k % 2 == 0 else -1),
-                            about_vertical=k % 4 >= 2)
-            res = run_bench(Path(tmp))
-        print(f"{degrees:7.0f}  {res.row()}", flush=True)
+    bench_table("camera turned about alternate axes", a.photos,
+                {f"{d:g} degrees": partial(tilted_copy, degrees=d) for d in a.degrees})
 
 
 if __name__ == "__main__":

@@ -29,8 +29,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -39,10 +39,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from companion.vision import synth  # noqa: E402
-from companion.vision.bench import BenchResult, load_labels, run_bench, save_labelled  # noqa: E402
+from bench_tilt import bench_table  # noqa: E402  (beside this script)
 
-TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
+from companion.vision import synth  # noqa: E402
+from companion.vision.bench import load_labels, save_labelled  # noqa: E402
+
 D10_DIR = ROOT.parent / "shared" / "datasets" / "dice-d10-single"
 
 #: A view: (photo, its dice as (cx, cy, size), rng) -> (new picture, scale, dx, dy), with
@@ -133,7 +134,7 @@ VIEWS: dict[str, View] = {
 }
 
 
-def rewritten(photo: Path, out_dir: Path, view: View, rng: random.Random) -> None:
+def rewritten(_k: int, photo: Path, out_dir: Path, view: View, rng: random.Random) -> None:
     """Write the photo as the view sees it, with the labels of the dice wholly in view."""
     img = cv2.imread(str(photo))
     labels = load_labels(photo.with_suffix(".txt"), img.shape[1], img.shape[0])
@@ -154,16 +155,10 @@ def main() -> None:
     ap.add_argument("--views", nargs="+", choices=sorted(VIEWS), default=list(VIEWS))
     ap.add_argument("--photos", type=int, default=60)
     a = ap.parse_args()
-    photos = sorted(TRAIN_DIR.glob("*.jpg"))[-a.photos:]
-    print(f"{len(photos)} train/ photos, no calibration")
-    print(f"view              {BenchResult.ROW_HEAD}")
-    for name in a.views:
-        rng = random.Random(7)
-        with tempfile.TemporaryDirectory() as tmp:
-            for photo in photos:
-                rewritten(photo, Path(tmp), VIEWS[name], rng)
-            res = run_bench(Path(tmp))
-        print(f"{name:16s}  {res.row()}", flush=True)
+    # Each view draws its floors and placements from the same seed, whatever runs before it.
+    bench_table("no calibration", a.photos,
+                {name: partial(rewritten, view=VIEWS[name], rng=random.Random(7))
+                 for name in a.views})
 
 
 if __name__ == "__main__":
