@@ -263,17 +263,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_teach(args: argparse.Namespace) -> int:
     reader = DiceReader(load_calibration(args.config), ("d6",))
-    embs, previews = [], []
+    embs, patches = [], []
     for frame in grab_frames(args.source, args.camera, args.frames):
-        for _box, emb, crop in reader.embed_dice(frame):
+        for _box, emb, patch in reader.embed_dice(frame):
             embs.append(emb)
-            previews.append(crop)
+            patches.append(patch)
     if not embs:
         raise VisionError("no dice found in the frames; put the dice logo-up in the tray, "
                           "well lit and apart, and try again")
-    preview = np.hstack(previews[:12])
     path = LogoStore.save(args.store, args.name, args.value, np.concatenate(embs),
-                          reader.models.d6_id, preview)
+                          np.stack(patches), reader.models.d6_id)
     print(f"learned the {args.name!r} logo face as {args.value} from {len(embs)} dice; "
           f"saved {path}")
     return 0

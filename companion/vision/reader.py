@@ -10,7 +10,8 @@ Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files s
    centre, box size and a score. It is class-agnostic: it finds dice, not values.
 4. Reader: each die is cropped square from the full-resolution frame and classified by a
    small CNN (d6: faces 1-6 or "not a face"; digits: d10 0-9, percentile 00-90 or "not a
-   face"). Taught logo faces are matched on the same CNN's embedding. A d6 the d6 CNN is
+   face"). Taught logo faces are matched on the same CNN's embedding and on the face's
+   picture (``logos``). A d6 the d6 CNN is
    unsure of is also shown to the digit CNN, which reads numeral d6s (``_with_numerals``).
 5. Refusal: dice that cannot be read safely are reported as UnreadableDie with a reason
    instead of a guessed value (see ``_judge``).
@@ -27,7 +28,7 @@ import cv2
 import numpy as np
 
 from .imageio import check_frame
-from .logos import LogoStore
+from .logos import PATCH_SIDE, PATCH_SPAN, READ_SIDE, LogoStore
 from .models import Models, load_models
 from .nets_meta import (
     D6_CROP,
@@ -102,6 +103,10 @@ NUMERAL_BELOW = 0.5
 #: bare majority is not enough (train/: refuses 3 right and 1 wrong pip reading; the
 #: numeral "6" photo, which the d6 network alone reads "2" at 0.51).
 OVERTURNED_MIN_PROB = 0.55
+#: Taught logo faces are looked for only on dice whose pip reading is weaker than this: the
+#: synthetic skull reads as a pip face at 0.6 at most, and a firm pip reading must not be
+#: overturned by a picture match (d6 probabilities rarely pass 0.97, the old bar).
+LOGO_CONSULT_BELOW = 0.7
 #: A pip reading is refused when the digit network, though not calling it a numeral, gives
 #: another face 1-6 at least this share (the numeral "4" photo at a wrong die size: d6
 #: network "3" at 0.6, digit network "4" at 0.39). train/: refuses 1 right pip reading.
@@ -172,7 +177,8 @@ class DiceReader:
     def embed_dice(
         self, frame_bgr: np.ndarray, min_score: float = 0.5
     ) -> list[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]]:
-        """For teaching logo faces: (box, 4 embeddings at quarter turns, crop) per die."""
+        """For teaching logo faces: (box, 4 embeddings at quarter turns, the face's picture
+        for ``LogoStore``) per die."""
         frame = self._normalise_light(check_frame(frame_bgr))
         h, w = frame.shape[:2]
         cands = self._detect_all(frame, self.calibration.scaled_tray(w, h),
@@ -184,7 +190,7 @@ class DiceReader:
             crop = _crop(frame, c, D6_CROP)
             turns = np.stack([np.rot90(crop, k) for k in range(4)])
             _, emb = self.models.classify_d6(normalise_crop_batch(turns))
-            out.append((_clip_box(c.box, w, h), emb, _crop(frame, c, 96)))
+            out.append((_clip_box(c.box, w, h), emb, _crop(frame, c, PATCH_SIDE, PATCH_SPAN)))
         return out
 
     # ------------------------------------------------------------------ steps
@@ -357,8 +363,8 @@ class DiceReader:
                 None if p6 is None else p6[i], pd[i] if want_digits and pd is not None else None
             )
             min_prob = float(need[i]) if kind == "d6" else MIN_CLASS_PROB
-            if self.logos and e6 is not None and (kind != "d6" or prob < 0.97):
-                logo = self.logos.match(e6[i])
+            if self.logos and e6 is not None and (kind != "d6" or prob < LOGO_CONSULT_BELOW):
+                logo = self.logos.match(e6[i], _crop(frame, c, READ_SIDE, 1.0))
                 if logo is not None:
                     kind, value, prob = "d6", logo[0], logo[1]
                     min_prob = MIN_CLASS_PROB

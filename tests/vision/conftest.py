@@ -28,6 +28,11 @@ def d6_test_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def d6_train_dir() -> Path:
+    return _need(DATASETS / "dice-d6-tray" / "train")
+
+
+@pytest.fixture(scope="session")
 def d10_dir() -> Path:
     return _need(DATASETS / "dice-d10-single")
 
