@@ -11,7 +11,12 @@ import pytest
 
 from companion.vision import DiceReader
 from companion.vision.compose import DATA_DIR, compose_tray_with_boxes
-from companion.vision.reader import FAINT_DETECTION, SURE_DIE_SCORE, _Candidate
+from companion.vision.reader import (
+    FAINT_DETECTION,
+    FIRST_LOOK_FACE,
+    SURE_DIE_SCORE,
+    _Candidate,
+)
 
 
 def _with_grey_disc(frame: np.ndarray, boxes: list[tuple[int, int, int, int]],
@@ -65,3 +70,30 @@ def test_faint_unreadable_detection_is_dropped_and_a_sure_one_refused(
         monkeypatch.setattr(reader, "_best_label", lambda *_a: ("d6", 1, 0.3))
         out = reader.read(frame)
         assert not out.dice and len(out.unreadable) == reported, (score, out)
+
+
+@pytest.mark.parametrize("score, looks, refused", [(SURE_DIE_SCORE - 0.1, 1, 0),
+                                                   (SURE_DIE_SCORE + 0.1, 2, 1)])
+def test_unsure_detection_without_a_face_gets_no_second_look(
+    monkeypatch: pytest.MonkeyPatch, score: float, looks: int, refused: int
+) -> None:
+    """On a grainy floor the detector half-finds dozens of "dice" a frame. One it is unsure
+    of, whose upright view shows no face at FIRST_LOOK_FACE, is dropped after that one look
+    instead of getting four turned views and the digit network; a sure one gets them, and
+    is refused as unclear."""
+    reader = DiceReader()
+    frame = cv2.imread(str(DATA_DIR / "tray.jpg"), cv2.IMREAD_COLOR)
+    candidate = _Candidate(320.0, 320.0, 40.0, 40.0, score)
+    monkeypatch.setattr(reader, "_detect_all", lambda *_a: [candidate])
+    no_face = np.array([FIRST_LOOK_FACE - 0.05] + [0.15] * 5 + [0.1], np.float32)
+    no_face /= no_face.sum()
+    batches: list[int] = []
+
+    def unsure_look(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        batches.append(len(x))
+        return np.tile(no_face, (len(x), 1)), np.ones((len(x), 96), np.float32)
+
+    monkeypatch.setattr(reader.models, "classify_d6", unsure_look)
+    out = reader.read(frame)
+    assert not out.dice and len(out.unreadable) == refused, out
+    assert len(batches) == looks, batches
