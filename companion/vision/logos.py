@@ -150,6 +150,13 @@ class LogoStore:
         return cls(np.concatenate(embs), np.array(emb_vals, np.int64),
                    np.concatenate(tmpls), np.array(tmpl_vals, np.int64))
 
+    def near(self, embeddings: np.ndarray) -> np.ndarray:
+        """Which of N embeddings are close enough to a taught one to be worth a ``match``."""
+        if not self:
+            return np.zeros(len(embeddings), bool)
+        close: np.ndarray = (_unit(embeddings) @ self.embeddings.T).max(axis=1) >= EMBEDDING_MATCH
+        return close
+
     def match(self, embedding: np.ndarray, read_bgr: np.ndarray) -> tuple[int, float] | None:
         """(value, picture similarity) of the taught face that the die's embedding and
         picture (READ_SIDE px, one die box) both match, or None."""

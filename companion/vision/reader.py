@@ -50,7 +50,7 @@ DET_THRESHOLD = 0.3
 #: photo scored 0.55 with the detector before the floors stage and was left out.
 SURE_DIE_SCORE = 0.6
 #: A detection under SURE_DIE_SCORE is dropped, unread, when no face reaches this
-#: probability in its upright view (d6 only, no logo faces taught). train/: its 58 such
+#: probability in its upright view (d6 only; nor like a taught logo). train/: its 58 such
 #: candidates were all dropped later anyway. The wood floor of bench_views: 2,333 of its
 #: 2,513 candidates under 0.6 (60 photos); 5 had been refused as "unclear face", the rest
 #: dropped after the costlier looks (114 -> 42 ms a frame).
@@ -331,10 +331,10 @@ class DiceReader:
         crops = np.stack([_crop(frame, c, D6_CROP) for c in cands])
         if want_d6:
             p6, e6 = self.models.classify_d6(normalise_crop_batch(crops))
-            if not want_digits and not self.logos:
+            if not want_digits:
                 # Dropped before the costlier looks: on a grainy floor there are dozens.
                 keep = ((np.array([c.score for c in cands]) >= SURE_DIE_SCORE)
-                        | (p6[:, :6].max(axis=1) >= FIRST_LOOK_FACE))
+                        | (p6[:, :6].max(axis=1) >= FIRST_LOOK_FACE) | self.logos.near(e6))
                 if not keep.all():
                     cands = [c for c, k in zip(cands, keep, strict=True) if k]
                     crops, p6, e6 = crops[keep], p6[keep], e6[keep]
