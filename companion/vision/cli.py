@@ -103,9 +103,19 @@ def load_calibration(config: Path | None) -> Calibration | None:
                           f"--config {config}` first") from e
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise VisionError(f"{config}: not a readable TOML file ({e})") from e
-    table = data.get("dice")
-    if not isinstance(table, dict):
+    dice = data.get("dice")
+    if not isinstance(dice, dict):
         return None
+    table = dice.get("calibration")
+    if table is None:
+        if "frame_size" in dice:
+            raise VisionError(f"{config}: the [dice] table holds a calibration in an old "
+                              f"layout the box refuses; run `companion dice calibrate "
+                              f"--config {config}` again (it writes [{CALIBRATION_TABLE}])")
+        return None
+    if not isinstance(table, dict):
+        raise VisionError(f"{config}: [dice] calibration must be a table; run `companion "
+                          f"dice calibrate --config {config}` again")
     return Calibration.from_dict(table)
 
 
@@ -189,27 +199,39 @@ def toml_table(name: str, d: dict[str, Any]) -> str:
     return f"[{name}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in d.items())
 
 
-def write_dice_table(config: Path, table: str) -> None:
-    """Replace (or add) the [dice] table of ``config``, keeping everything else."""
+#: Keys an older ``dice calibrate`` wrote straight into [dice] (the box refuses them there).
+_OLD_CALIBRATION_KEYS = ("version", "frame_size", "die_px", "gains", "tray")
+CALIBRATION_TABLE = "dice.calibration"
+
+
+def write_calibration(config: Path, calibration: dict[str, Any]) -> None:
+    """Replace (or add) the [dice.calibration] table of ``config``, keeping everything else
+    (the other [dice] settings included); refuse to write a file the box would not load."""
+    from companion.config import validate
+    from companion.errors import ConfigError
+
     text = config.read_text() if config.exists() else ""
-    lines = text.splitlines(keepends=True)
     out: list[str] = []
-    skipping = False
-    for line in lines:
+    section = ""
+    for line in text.splitlines(keepends=True):
         stripped = line.strip()
-        if stripped.startswith("[") and not stripped.startswith("[["):
-            skipping = stripped == "[dice]"
-            if skipping:
-                continue
-        if not skipping:
-            out.append(line)
+        if stripped.startswith("["):
+            section = stripped.split("#", 1)[0].replace(" ", "")
+        if section == f"[{CALIBRATION_TABLE}]":
+            continue
+        key = stripped.split("=", 1)[0].strip() if "=" in stripped else ""
+        if section == "[dice]" and key in ("calibration", *_OLD_CALIBRATION_KEYS):
+            continue  # an inline calibration, or one in an older calibrate's layout
+        out.append(line)
     body = "".join(out).rstrip()
-    new = (body + "\n\n" if body else "") + table
+    new = (body + "\n\n" if body else "") + toml_table(CALIBRATION_TABLE, calibration)
     try:
-        tomllib.loads(new)
+        validate(tomllib.loads(new), where=str(config))
     except tomllib.TOMLDecodeError as e:
         raise VisionError(f"{config} would not be valid TOML after the update ({e}); "
                           "fix it by hand") from e
+    except ConfigError as e:
+        raise VisionError(f"{e}; fix {config} by hand, then calibrate again") from e
     config.write_text(new)
 
 
@@ -290,12 +312,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cal, picture = calibrate_from_frames(frames, tray=tray, die_px=args.die_px)
     if not cv2.imwrite(str(args.picture), picture):
         raise VisionError(f"cannot write the calibration picture to {args.picture}")
-    table = toml_table("dice", cal.to_dict())
     if args.config is None:
-        print(table, end="")
+        print(toml_table(CALIBRATION_TABLE, cal.to_dict()), end="")
     else:
-        write_dice_table(args.config, table)
-        print(f"saved the [dice] calibration to {args.config}")
+        write_calibration(args.config, cal.to_dict())
+        print(f"saved the [{CALIBRATION_TABLE}] table to {args.config}")
     print(f"picture of what the camera sees: {args.picture}"
           + ("" if cal.tray else "  (no tray found: the whole frame is used; "
              "give --tray X,Y,W,H to set it)"), file=sys.stderr)

@@ -13,9 +13,13 @@ import cv2
 import numpy as np
 import pytest
 
+from companion import config
 from companion.vision import VisionError, compose_tray
 from companion.vision.cli import add_commands
 from companion.vision.compose import DATA_DIR
+from companion.vision_bridge import make_reader
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -70,20 +74,52 @@ def test_calibrate_prints_and_saves(tmp_path: Path, capsys: pytest.CaptureFixtur
     cv2.imwrite(str(img), compose_tray([2, 5], "d6", random.Random(3)))
     pic = tmp_path / "seen.jpg"
     assert _run(["dice", "calibrate", "--from", str(img), "--picture", str(pic)]) == 0
-    table = tomllib.loads(capsys.readouterr().out)["dice"]
+    table = tomllib.loads(capsys.readouterr().out)["dice"]["calibration"]
     assert table["frame_size"] == [640, 640]
     assert 30 < table["die_px"] < 60
     assert pic.is_file()
     cfg = tmp_path / "companion.toml"
-    cfg.write_text('[chips]\nport = "x"\n\n[dice]\nold = 1\n')
-    assert _run(["dice", "calibrate", "--from", str(img), "--picture", str(pic),
-                 "--config", str(cfg), "--tray", "10,10,600,600"]) == 0
+    # A box config with other dice settings, and a calibration in the layout an older
+    # `dice calibrate` wrote (straight into [dice], which the box refuses).
+    cfg.write_text('[chips]\nreader = "sim"\n\n[dice]\nstill_seconds = 0.3\n'
+                   'version = 1\nframe_size = [640, 640]\ndie_px = 40.0\n')
+    with pytest.raises(VisionError, match=r"old layout.*dice calibrate --config"):
+        _run(["dice", "read", str(img), "--config", str(cfg)])
+    for tray in ("10,10,600,600", "12,12,590,590"):  # the second replaces the first
+        assert _run(["dice", "calibrate", "--from", str(img), "--picture", str(pic),
+                     "--config", str(cfg), "--tray", tray]) == 0
     data = tomllib.loads(cfg.read_text())
-    assert data["chips"] == {"port": "x"}
-    assert data["dice"]["tray"] == [10, 10, 600, 600] and "old" not in data["dice"]
-    # The saved calibration is then usable by read.
+    assert data["chips"] == {"reader": "sim"}
+    assert data["dice"]["still_seconds"] == 0.3
+    assert data["dice"]["calibration"]["tray"] == [12, 12, 590, 590]
+    assert "frame_size" not in data["dice"]
+    # The box loads that file, and its reader and `dice read` both use the calibration.
+    box_config = config.load(cfg)
+    assert box_config["dice"]["calibration"]["tray"] == [12, 12, 590, 590]
+    assert make_reader(box_config).calibration.tray == (12, 12, 590, 590)
     assert _run(["dice", "read", str(img), "--config", str(cfg), "--store",
                  str(tmp_path / "s")]) == 0
+
+
+def test_calibrate_into_the_example_config(tmp_path: Path) -> None:
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), compose_tray([2, 5], "d6", random.Random(3)))
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text((REPO / "docs" / "config.example.toml").read_text())
+    assert _run(["dice", "calibrate", "--from", str(img), "--picture",
+                 str(tmp_path / "seen.jpg"), "--config", str(cfg), "--tray", "5,6,600,610"]) == 0
+    assert config.load(cfg)["dice"]["calibration"]["tray"] == [5, 6, 600, 610]
+
+
+def test_calibrate_will_not_write_a_config_the_box_refuses(tmp_path: Path) -> None:
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), compose_tray([2, 5], "d6", random.Random(3)))
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text("[dice]\nd6_per_throw = 99\n")
+    with pytest.raises(VisionError, match=r"d6_per_throw = 99 is out of range.*by hand"):
+        _run(["dice", "calibrate", "--from", str(img), "--picture",
+              str(tmp_path / "seen.jpg"), "--config", str(cfg)])
+    assert cfg.read_text() == "[dice]\nd6_per_throw = 99\n"
 
 
 def test_calibrate_needs_a_source() -> None:
