@@ -204,15 +204,29 @@ def labelled_images(directory: Path) -> list[tuple[Path, Path]]:
 
 def bench_rewritten(
     photos: list[Path], rewrite: Callable[[int, Path, Path], None],
-    reader: DiceReader | None = None,
+    reader: DiceReader | Callable[[int], DiceReader] | None = None,
 ) -> BenchResult:
     """Bench labelled photos as ``rewrite(k, photo, directory)`` saves them into a scratch
-    directory (as ``save_labelled`` does): the photos warped, relit, moved onto another
-    floor... with their labels moved to match."""
+    directory (as ``save_labelled`` does, under the photo's name): the photos warped,
+    relit, moved onto another floor... with their labels moved to match. ``reader`` may be
+    a function of k, for rewrites that each need their own calibration."""
+    if callable(reader):
+        readers = reader
+    else:
+        one = reader or DiceReader()
+
+        def readers(_k: int) -> DiceReader:
+            return one
+
+    res = BenchResult()
     with tempfile.TemporaryDirectory() as scratch:
         for k, photo in enumerate(photos):
             rewrite(k, photo, Path(scratch))
-        return run_bench(Path(scratch), reader)
+            saved = Path(scratch) / photo.name
+            frame = load_image(saved)
+            labels = load_labels(saved.with_suffix(".txt"), frame.shape[1], frame.shape[0])
+            score_frame(readers(k).read(frame), labels, res, saved.name)
+    return res
 
 
 def run_bench(

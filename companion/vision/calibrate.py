@@ -14,26 +14,31 @@ dice lying flat, which also gives the die size):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from .imageio import check_frame
+from .perspective import order_corners
 from .reader import DiceReader
 from .types import Calibration, VisionError
 
 THUMB = 200
+#: A floor whose corners all lie within this share of its size from its bounding box's is
+#: taken as seen straight on (no straightening).
+UPRIGHT_WITHIN = 0.05
 
 
-def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
-    """Bounding box (x, y, w, h) of the tray floor, or None when it cannot be told apart."""
+def _floor(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The tray floor as a mask of a small thumbnail, and the thumbnail's scale."""
     h, w = frame.shape[:2]
     s = THUMB / max(h, w)
     small = cv2.resize(frame, (max(8, int(w * s)), max(8, int(h * s))),
                        interpolation=cv2.INTER_AREA)
     small = cv2.medianBlur(small, 5)
     sh, sw = small.shape[:2]
-    best: tuple[int, tuple[int, int, int, int]] | None = None
+    best: tuple[int, np.ndarray] | None = None
     for fx in (0.4, 0.5, 0.6):
         for fy in (0.4, 0.5, 0.6):
             mask = np.zeros((sh + 2, sw + 2), np.uint8)
@@ -46,21 +51,65 @@ def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
             region = mask[1:-1, 1:-1]
             area = int(np.count_nonzero(region))
             if best is None or area > best[0]:
-                x, y, bw, bh = cv2.boundingRect(region)
-                best = (area, (x, y, bw, bh))
+                best = (area, region.copy())
     if best is None:
         return None
-    area, (x, y, bw, bh) = best
+    area, region = best
+    _, _, bw, bh = cv2.boundingRect(region)
     # A fill covering little of its own bounding box leaked along something thin, and one
     # covering under a tenth of the frame is a patch of floor, not the tray.
     if area < 0.1 * sh * sw or area < 0.5 * bw * bh:
         return None
+    return region, s
+
+
+def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Bounding box (x, y, w, h) of the tray floor, or None when it cannot be told apart."""
+    floor = _floor(frame)
+    if floor is None:
+        return None
+    region, s = floor
+    sh, sw = region.shape
+    x, y, bw, bh = cv2.boundingRect(region)
     # Grow by 6 % a side: the fill stops where sloped walls or bevels start to shade, but
     # dice lying against the wall are still in the tray.
     gx, gy = 0.06 * bw, 0.06 * bh
     x0, y0 = max(0.0, x - gx), max(0.0, y - gy)
     x1, y1 = min(float(sw), x + bw + gx), min(float(sh), y + bh + gy)
     return (round(x0 / s), round(y0 / s), round((x1 - x0) / s), round((y1 - y0) / s))
+
+
+def find_tray_corners(frame: np.ndarray) -> np.ndarray | None:
+    """The tray floor's four corners (4 x 2, top-left first, clockwise) when the camera
+    sees it at an angle or turned; None when it looks like an upright rectangle (nothing
+    to straighten) or its outline is not a clear four-sided one."""
+    floor = _floor(frame)
+    if floor is None:
+        return None
+    region, s = floor
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    if cv2.contourArea(hull) > 1.15 * np.count_nonzero(region):
+        return None  # a ragged fill (dice or shadows bite into it): no clear outline
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for share in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            break
+    if quad is None or cv2.contourArea(quad) < 0.9 * cv2.contourArea(hull):
+        return None
+    try:
+        quad = order_corners(quad)
+    except VisionError:
+        return None
+    x, y, bw, bh = cv2.boundingRect(region)
+    upright = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]], np.float32)
+    if np.abs(quad - upright).max() <= UPRIGHT_WITHIN * max(bw, bh):
+        return None
+    corners: np.ndarray = quad / s
+    return corners
 
 
 def white_balance(frame: np.ndarray, tray: tuple[int, int, int, int] | None
@@ -80,10 +129,14 @@ def calibrate_from_frames(
     die_px: float | None = None,
     white_balance_on: bool = True,
     kinds: tuple[str, ...] = ("d6", "d10"),
+    corners: Sequence[tuple[float, float]] | None = None,
 ) -> tuple[Calibration, np.ndarray]:
     """Calibration from frames of the tray, and a picture showing what was found.
 
-    ``tray`` and ``die_px`` override the automatic values (in the frames' pixels).
+    ``tray``, ``corners`` (the floor's four corners, for a camera at an angle) and
+    ``die_px`` override the automatic values (in the frames' pixels; ``die_px`` in the
+    straightened view when there are corners). Corners are looked for only when no
+    ``tray`` is given.
     """
     if not frames:
         raise VisionError("calibration needs at least one frame of the tray")
@@ -95,26 +148,53 @@ def calibrate_from_frames(
     # The median of several frames removes a passing hand or a flicker.
     frame = np.median(np.stack(checked), axis=0).astype(np.uint8) if len(checked) > 2 \
         else first
-    found_tray = tray if tray is not None else find_tray(frame)
+    quad = (order_corners(corners) if corners is not None
+            else find_tray_corners(frame) if tray is None else None)
+    if quad is not None:
+        if (quad < 0).any() or (quad[:, 0] > w).any() or (quad[:, 1] > h).any():
+            raise VisionError(f"the tray corners {quad.round().tolist()} do not fit in the "
+                              f"{w}x{h} frame")
+        x0, y0 = quad.min(axis=0)
+        x1, y1 = quad.max(axis=0)
+        found_tray: tuple[int, int, int, int] | None = (
+            int(x0), int(y0), round(float(x1 - x0)), round(float(y1 - y0)))
+    else:
+        found_tray = tray if tray is not None else find_tray(frame)
     if found_tray is not None:
         x, y, tw, th = found_tray
         if tw <= 0 or th <= 0 or x < 0 or y < 0 or x + tw > w or y + th > h:
             raise VisionError(f"the tray {found_tray} does not fit in the {w}x{h} frame")
     gains = white_balance(frame, found_tray) if white_balance_on else (1.0, 1.0, 1.0)
-    cal = Calibration(frame_size=(w, h), tray=found_tray, die_px=0.0, gains=gains)
+    corner_list = None if quad is None else tuple(
+        (round(float(x), 1), round(float(y), 1)) for x, y in quad)
+    cal = Calibration(frame_size=(w, h), tray=found_tray, die_px=0.0, gains=gains,
+                      corners=corner_list)
     picture = frame.copy()
     if die_px is None:
         # Only dice actually read count: a screw head or a stain must not set the scale.
-        found = [d.box for d in DiceReader(cal, kinds=kinds).read(frame).dice]
-        die_px = float(np.median([max(b[2], b[3]) for b in found])) if found else 0.0
+        # With corners the size is that in the straightened view, where the reader works.
+        reader = DiceReader(cal, kinds=kinds)
+        found = [d.box for d in reader.read(frame).dice]
+        if quad is not None:
+            view = reader.view_of(frame)
+            found_in_view = DiceReader(Calibration(frame_size=(view.shape[1], view.shape[0])),
+                                       kinds=kinds).read(view).dice
+            sizes = [max(d.box[2], d.box[3]) for d in found_in_view]
+        else:
+            sizes = [max(b[2], b[3]) for b in found]
+        die_px = float(np.median(sizes)) if sizes else 0.0
         for b in found:
             cv2.rectangle(picture, (b[0], b[1]), (b[0] + b[2], b[1] + b[3]), (0, 200, 255), 2)
-    cal = Calibration(frame_size=(w, h), tray=found_tray, die_px=round(float(die_px), 2),
-                      gains=gains)
-    if found_tray is not None:
+    cal = replace(cal, die_px=round(float(die_px), 2))
+    thickness = max(2, w // 400)
+    if quad is not None:
+        cv2.polylines(picture, [quad.round().astype(np.int32)], True, (0, 255, 0), thickness)
+    elif found_tray is not None:
         x, y, tw, th = found_tray
-        cv2.rectangle(picture, (x, y), (x + tw, y + th), (0, 255, 0), max(2, w // 400))
-    label = (f"tray {found_tray or 'whole frame'}  die {cal.die_px:.0f}px  "
+        cv2.rectangle(picture, (x, y), (x + tw, y + th), (0, 255, 0), thickness)
+    where = ("corners " + " ".join(f"{x:.0f},{y:.0f}" for x, y in corner_list)
+             if corner_list else f"tray {found_tray or 'whole frame'}")
+    label = (f"{where}  die {cal.die_px:.0f}px  "
              f"gains {gains[0]:.2f},{gains[1]:.2f},{gains[2]:.2f}")
     scale = max(0.5, w / 1280)
     cv2.putText(picture, label, (10, int(30 * scale)), cv2.FONT_HERSHEY_SIMPLEX, scale,

@@ -73,6 +73,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
     p.add_argument("--frames", type=int, default=5)
     p.add_argument("--tray", default=None, help="tray floor as X,Y,W,H pixels (override)")
+    p.add_argument("--corners", default=None,
+                   help="the tray floor's four corners as X1,Y1,...,X4,Y4 pixels, for a "
+                        "camera at an angle (override; found by itself when it can be)")
     p.add_argument("--die-px", type=float, default=None, help="die size in pixels (override)")
     p.add_argument("--picture", type=Path, default=Path("dice-calibration.jpg"),
                    help="where to save the annotated picture (default %(default)s)")
@@ -308,8 +311,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise VisionError("--tray must be X,Y,W,H in pixels, e.g. 40,30,560,580") from e
         tray = (x, y, w, h)
+    corners = None
+    if args.corners:
+        try:
+            v = [float(x) for x in args.corners.split(",")]
+        except ValueError as e:
+            raise VisionError("--corners must be X1,Y1,X2,Y2,X3,Y3,X4,Y4 in pixels") from e
+        if len(v) != 8:
+            raise VisionError("--corners must be X1,Y1,X2,Y2,X3,Y3,X4,Y4 in pixels "
+                              f"(8 numbers, not {len(v)})")
+        corners = list(zip(v[::2], v[1::2], strict=True))
     frames = list(grab_frames(args.source, args.camera, args.frames))
-    cal, picture = calibrate_from_frames(frames, tray=tray, die_px=args.die_px)
+    cal, picture = calibrate_from_frames(frames, tray=tray, die_px=args.die_px,
+                                         corners=corners)
     if not cv2.imwrite(str(args.picture), picture):
         raise VisionError(f"cannot write the calibration picture to {args.picture}")
     if args.config is None:
@@ -320,6 +334,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"picture of what the camera sees: {args.picture}"
           + ("" if cal.tray else "  (no tray found: the whole frame is used; "
              "give --tray X,Y,W,H to set it)"), file=sys.stderr)
+    if cal.corners is not None:
+        print("the camera sees the tray at an angle: the reader will straighten it; check "
+              "that the green outline in the picture follows the tray floor's edges (or "
+              "give --corners)", file=sys.stderr)
     if cal.die_px == 0:
         print("no dice seen, so the die size is unknown; calibrate with a few dice lying "
               "flat in the tray for faster, surer reading", file=sys.stderr)

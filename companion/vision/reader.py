@@ -3,7 +3,8 @@
 Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files shipped in
 ``companion/vision/models``):
 
-1. Lighting normalisation (calibrated per-channel gains) and the tray region.
+1. Lighting normalisation (calibrated per-channel gains) and the tray region; a tray
+   calibrated with its corners (camera at an angle) is straightened first (``perspective``).
 2. Scale: the frame is resized so that a die is ~22 px across for the detector; the die
    size comes from the calibration, or from a first detector pass when uncalibrated.
 3. Detector: a small stride-4 centre-heatmap network (CenterNet style) gives each die's
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -40,6 +41,7 @@ from .nets_meta import (
     normalise_crop_batch,
     normalise_frame,
 )
+from .perspective import Straightening
 from .types import KINDS, Calibration, DieReading, FrameReading, UnreadableDie, VisionError
 
 #: Heatmap peak score for a detection to be considered at all.
@@ -135,6 +137,24 @@ class _Candidate:
         )
 
 
+@dataclass(frozen=True)
+class _View:
+    image: np.ndarray
+    tray: tuple[int, int, int, int] | None
+    die_px: float
+    straightening: Straightening | None
+    frame_size: tuple[int, int]
+
+    def box_back(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        if self.straightening is None:
+            return box
+        return self.straightening.box_back(box, *self.frame_size)
+
+
+def _reading_order(d: DieReading | UnreadableDie) -> tuple[int, int]:
+    return (d.box[1], d.box[0])
+
+
 class DiceReader:
     """Reads dice from BGR frames. Not thread-safe (cv2.dnn nets hold state); one per thread."""
 
@@ -163,43 +183,59 @@ class DiceReader:
 
     def read(self, frame_bgr: np.ndarray) -> FrameReading:
         t0 = time.perf_counter()
-        frame = check_frame(frame_bgr)
-        frame = self._normalise_light(frame)
-        h, w = frame.shape[:2]
-        tray = self.calibration.scaled_tray(w, h)
-        die_px = self.calibration.scaled_die_px(w, h)
-        cands = self._detect_all(frame, tray, die_px)
-        dice, unreadable = self._read_candidates(frame, cands, tray)
-        return FrameReading(tuple(dice), tuple(unreadable), (time.perf_counter() - t0) * 1000)
+        view = self._view(frame_bgr)
+        cands = self._detect_all(view.image, view.tray, view.die_px)
+        dice, unreadable = self._read_candidates(view.image, cands, view.tray)
+        return FrameReading(tuple(sorted((replace(d, box=view.box_back(d.box)) for d in dice),
+                                         key=_reading_order)),
+                            tuple(sorted((replace(u, box=view.box_back(u.box))
+                                          for u in unreadable), key=_reading_order)),
+                            (time.perf_counter() - t0) * 1000)
 
     def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
         """(box, detector score) of every die-like object, before any reading or refusal."""
-        frame = self._normalise_light(check_frame(frame_bgr))
-        h, w = frame.shape[:2]
-        cands = self._detect_all(frame, self.calibration.scaled_tray(w, h),
-                                 self.calibration.scaled_die_px(w, h))
-        return [(_clip_box(c.box, w, h), c.score) for c in cands]
+        view = self._view(frame_bgr)
+        h, w = view.image.shape[:2]
+        return [(view.box_back(_clip_box(c.box, w, h)), c.score)
+                for c in self._detect_all(view.image, view.tray, view.die_px)]
 
     def embed_dice(
         self, frame_bgr: np.ndarray, min_score: float = 0.5
     ) -> list[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]]:
         """For teaching logo faces: (box, 4 embeddings at quarter turns, the face's picture
         for ``LogoStore``) per die."""
-        frame = self._normalise_light(check_frame(frame_bgr))
-        h, w = frame.shape[:2]
-        cands = self._detect_all(frame, self.calibration.scaled_tray(w, h),
-                                 self.calibration.scaled_die_px(w, h))
+        view = self._view(frame_bgr)
+        image = view.image
+        h, w = image.shape[:2]
         out = []
-        for c in cands:
+        for c in self._detect_all(image, view.tray, view.die_px):
             if c.score < min_score:
                 continue
-            crop = _crop(frame, c, D6_CROP)
+            crop = _crop(image, c, D6_CROP)
             turns = np.stack([np.rot90(crop, k) for k in range(4)])
             _, emb = self.models.classify_d6(normalise_crop_batch(turns))
-            out.append((_clip_box(c.box, w, h), emb, _crop(frame, c, PATCH_SIDE, PATCH_SPAN)))
+            out.append((view.box_back(_clip_box(c.box, w, h)), emb,
+                        _crop(image, c, PATCH_SIDE, PATCH_SPAN)))
         return out
 
     # ------------------------------------------------------------------ steps
+
+    def view_of(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """The frame as the reader searches it (light-normalised; straightened when the
+        calibration has the tray's corners)."""
+        return self._view(frame_bgr).image
+
+    def _view(self, frame_bgr: np.ndarray) -> _View:
+        """The checked, light-normalised frame as the reader searches it: straightened
+        when the calibration has the tray's corners."""
+        frame = self._normalise_light(check_frame(frame_bgr))
+        h, w = frame.shape[:2]
+        die_px = self.calibration.scaled_die_px(w, h)
+        corners = self.calibration.scaled_corners(w, h)
+        if corners is None:
+            return _View(frame, self.calibration.scaled_tray(w, h), die_px, None, (w, h))
+        straightening = Straightening.from_corners(np.array(corners, np.float32))
+        return _View(straightening.view(frame), None, die_px, straightening, (w, h))
 
     def _normalise_light(self, frame: np.ndarray) -> np.ndarray:
         g = self.calibration.gains
@@ -402,8 +438,6 @@ class DiceReader:
             assert kind is not None and value is not None
             conf = float(np.clip(prob * min(1.0, c.score / SURE_DIE_SCORE) ** 0.5, 0.0, 1.0))
             dice.append(DieReading(kind, value, _clip_box(c.box, w, h), conf))
-        dice.sort(key=lambda d: (d.box[1], d.box[0]))
-        unreadable.sort(key=lambda u: (u.box[1], u.box[0]))
         return dice, unreadable
 
     def _best_label(

@@ -590,3 +590,45 @@ def render_pip_d6(
 def rotation_angles(step: float = 15.0) -> list[float]:
     """Angles (degrees) used by the all-rotations tests."""
     return [i * step for i in range(math.ceil(360 / step))]
+
+
+def camera_turn(width: int, height: int, degrees: float, about_vertical: bool) -> np.ndarray:
+    """Homography of a pinhole camera (focal length = the long side) turned in place."""
+    f = float(max(width, height))
+    k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1.0]])
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    turn = (np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]]) if about_vertical
+            else np.array([[1, 0, 0], [0, c, -s], [0, s, c]]))
+    h = k @ turn @ np.linalg.inv(k)
+    # Fit the warped picture back into the original long side.
+    corners = np.array([[[0, 0], [width, 0], [width, height], [0, height]]], np.float64)
+    warped = cv2.perspectiveTransform(corners, h)[0]
+    (x0, y0), (x1, y1) = warped.min(axis=0), warped.max(axis=0)
+    scale = max(width, height) / max(x1 - x0, y1 - y0)
+    fit = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1.0]])
+    turned: np.ndarray = fit @ h
+    return turned
+
+
+def tray_on_table(tray: np.ndarray, table_side: int = 900) -> tuple[np.ndarray, tuple[int, int]]:
+    """A tray picture in the middle of a square, dark, slightly noisy table; and where its
+    top-left corner went."""
+    noise = np.random.default_rng(table_side).normal(0, 6, (table_side, table_side, 3))
+    table = np.clip(np.array([70, 60, 50]) + noise, 0, 255).astype(np.uint8)
+    h, w = tray.shape[:2]
+    x, y = (table_side - w) // 2, (table_side - h) // 2
+    table[y:y + h, x:x + w] = tray
+    return table, (x, y)
+
+
+def seen_at_an_angle(img: np.ndarray, degrees: float, about_vertical: bool
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The picture as a camera turned by ``degrees`` sees it (``camera_turn``), and the
+    homography used."""
+    h, w = img.shape[:2]
+    turn = camera_turn(w, h, degrees, about_vertical)
+    corners = cv2.perspectiveTransform(
+        np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), turn)[0]
+    size = (round(float(corners[:, 0].max())), round(float(corners[:, 1].max())))
+    return cv2.warpPerspective(img, turn, size, borderMode=cv2.BORDER_REPLICATE), turn
+

@@ -71,12 +71,16 @@ class Calibration:
         estimates it from each frame, which costs a second detector pass on unusual scales).
     gains: per-channel (B, G, R) multipliers that make the empty tray neutral grey; the
         lighting normalisation applied before reading.
+    corners: the tray floor's four corners (top-left, top-right, bottom-right, bottom-left)
+        when the camera sees it at an angle, or None. The reader then straightens the tray
+        before reading (``perspective``), and ``die_px`` is in the straightened view.
     """
 
     frame_size: tuple[int, int] = (640, 640)
     tray: tuple[int, int, int, int] | None = None
     die_px: float = 0.0
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    corners: tuple[tuple[float, float], ...] | None = None
     version: int = 1
     extra: tuple[tuple[str, str], ...] = field(default=())
 
@@ -90,6 +94,8 @@ class Calibration:
         }
         if self.tray is not None:
             d["tray"] = [int(v) for v in self.tray]
+        if self.corners is not None:
+            d["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]
         return d
 
     @classmethod
@@ -98,12 +104,15 @@ class Calibration:
             fs = d.get("frame_size", [640, 640])
             tray = d.get("tray")
             gains = d.get("gains", [1.0, 1.0, 1.0])
+            corners = d.get("corners")
             cal = cls(
                 frame_size=(int(fs[0]), int(fs[1])),
                 tray=None if tray is None else (int(tray[0]), int(tray[1]), int(tray[2]),
                                                 int(tray[3])),
                 die_px=float(d.get("die_px", 0.0)),
                 gains=(float(gains[0]), float(gains[1]), float(gains[2])),
+                corners=None if corners is None else tuple(
+                    (float(x), float(y)) for x, y in corners),
                 version=int(d.get("version", 1)),
             )
         except (TypeError, ValueError, IndexError, KeyError) as e:
@@ -115,6 +124,10 @@ class Calibration:
             raise VisionError("calibration frame_size must be positive; recalibrate")
         if cal.tray is not None and (cal.tray[2] <= 0 or cal.tray[3] <= 0):
             raise VisionError("calibration tray has zero size; recalibrate")
+        if cal.corners is not None:
+            from .perspective import order_corners
+
+            order_corners(cal.corners)
         return cal
 
     def scaled_tray(self, width: int, height: int) -> tuple[int, int, int, int] | None:
@@ -124,6 +137,13 @@ class Calibration:
         sx, sy = width / self.frame_size[0], height / self.frame_size[1]
         x, y, w, h = self.tray
         return (round(x * sx), round(y * sy), round(w * sx), round(h * sy))
+
+    def scaled_corners(self, width: int, height: int) -> list[tuple[float, float]] | None:
+        """The tray floor's corners in the pixels of a frame of ``width`` x ``height``."""
+        if self.corners is None:
+            return None
+        sx, sy = width / self.frame_size[0], height / self.frame_size[1]
+        return [(x * sx, y * sy) for x, y in self.corners]
 
     def scaled_die_px(self, width: int, height: int) -> float:
         if self.die_px <= 0:

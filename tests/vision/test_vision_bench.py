@@ -67,3 +67,14 @@ def test_bench_over_rewritten_photos(reader: DiceReader) -> None:
     res = bench_rewritten(photos, unchanged, reader)
     assert calls == [0, 1]
     assert res.images == 2 and res.dice == 24 and res.accuracy >= 0.9
+    # Each rewritten photo may get its own reader (its own calibration).
+    asked: list[int] = []
+
+    def reader_of(k: int) -> DiceReader:
+        asked.append(k)
+        return reader
+
+    again = bench_rewritten(photos, unchanged, reader_of)
+    assert asked == [0, 1]
+    assert (again.correct, again.dice, again.unreadable) == (res.correct, res.dice,
+                                                             res.unreadable)
