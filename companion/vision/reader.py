@@ -12,8 +12,8 @@ Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files s
 4. Reader: each die is cropped square from the full-resolution frame and classified by a
    small CNN (d6: faces 1-6 or "not a face"; digits: d10 0-9, percentile 00-90 or "not a
    face"). Taught logo faces are matched on the same CNN's embedding and on the face's
-   picture (``logos``). A d6 the d6 CNN is
-   unsure of is also shown to the digit CNN, which reads numeral d6s (``_with_numerals``).
+   picture (``logos``). A d6 the d6 CNN is unsure of is also shown to the digit CNN,
+   which reads numeral d6s (``_with_numerals``).
 5. Refusal: dice that cannot be read safely are reported as UnreadableDie with a reason
    instead of a guessed value (see ``_judge``).
 """
@@ -186,11 +186,11 @@ class DiceReader:
         view = self._view(frame_bgr)
         cands = self._detect_all(view.image, view.tray, view.die_px)
         dice, unreadable = self._read_candidates(view.image, cands, view.tray)
-        return FrameReading(tuple(sorted((replace(d, box=view.box_back(d.box)) for d in dice),
-                                         key=_reading_order)),
-                            tuple(sorted((replace(u, box=view.box_back(u.box))
-                                          for u in unreadable), key=_reading_order)),
-                            (time.perf_counter() - t0) * 1000)
+        # In the camera's own frame, top to bottom.
+        dice = sorted((replace(d, box=view.box_back(d.box)) for d in dice), key=_reading_order)
+        unreadable = sorted((replace(u, box=view.box_back(u.box)) for u in unreadable),
+                            key=_reading_order)
+        return FrameReading(tuple(dice), tuple(unreadable), (time.perf_counter() - t0) * 1000)
 
     def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
         """(box, detector score) of every die-like object, before any reading or refusal."""
@@ -226,8 +226,8 @@ class DiceReader:
         return self._view(frame_bgr).image
 
     def _view(self, frame_bgr: np.ndarray) -> _View:
-        """The checked, light-normalised frame as the reader searches it: straightened
-        when the calibration has the tray's corners."""
+        """``view_of``, with where to search, the die size, and the way back to the
+        camera's frame."""
         frame = self._normalise_light(check_frame(frame_bgr))
         h, w = frame.shape[:2]
         die_px = self.calibration.scaled_die_px(w, h)
