@@ -57,6 +57,11 @@ SURE_DIE_SCORE = 0.6
 #: 2,513 candidates under 0.6 (60 photos); 5 had been refused as "unclear face", the rest
 #: dropped after the costlier looks (114 -> 42 ms a frame).
 FIRST_LOOK_FACE = 0.3
+#: A candidate with less of its box than this inside the calibrated tray is a spare die on
+#: the table, ignored; one with more is part of the throw (refused if it straddles the
+#: edge). It was the box's centre being inside, which let a die half over the edge, centre
+#: just outside, vanish from the throw.
+IN_TRAY_FROM = 0.25
 #: Below this detector score a candidate is reported only when it is read: a faint
 #: detection with an unclear face is dropped, not refused.
 FAINT_DETECTION = 0.4
@@ -353,10 +358,10 @@ class DiceReader:
         if not cands:
             return [], []
         h, w = frame.shape[:2]
-        # Dice entirely outside the tray are not part of the roll (spares on the table).
+        # Dice (nearly) wholly outside the tray are not part of the roll (spares on the
+        # table); one straddling its edge is, and is refused as "outside tray" below.
         if tray is not None:
-            tx, ty, tw, th = tray
-            cands = [c for c in cands if tx <= c.cx < tx + tw and ty <= c.cy < ty + th]
+            cands = [c for c in cands if _share_inside(c, tray) >= IN_TRAY_FROM]
         want_d6 = "d6" in self.kinds
         want_digits = "d10" in self.kinds or "percentile" in self.kinds
         p6 = e6 = pd = None
@@ -599,6 +604,14 @@ def _rein_in_sizes(cands: list[_Candidate], median_size: float) -> None:
             k = median_size / side
             c.w *= k
             c.h *= k
+
+
+def _share_inside(c: _Candidate, tray: tuple[int, int, int, int]) -> float:
+    """How much of the candidate's box lies inside the tray (0-1)."""
+    tx, ty, tw, th = tray
+    ix = min(c.cx + c.w / 2, tx + tw) - max(c.cx - c.w / 2, tx)
+    iy = min(c.cy + c.h / 2, ty + th) - max(c.cy - c.h / 2, ty)
+    return max(0.0, ix) * max(0.0, iy) / max(1e-6, c.w * c.h)
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
