@@ -16,7 +16,7 @@ import pytest
 
 from companion.vision import Calibration, DiceReader, FrameReading
 from companion.vision.compose import _assets, _paste
-from companion.vision.reader import _Candidate, _geometry_flags
+from companion.vision.reader import _Candidate, _geometry_flags, _rein_in_sizes
 
 
 def _candidate(cx: float, cy: float, w: float, h: float | None = None) -> _Candidate:
@@ -35,6 +35,21 @@ def _candidate(cx: float, cy: float, w: float, h: float | None = None) -> _Candi
     ([_candidate(100, 100, 40, 22), _candidate(120, 100, 40)], ["cocked", "touching"]),
 ])
 def test_shape_rules(candidates: list[_Candidate], flags: list[str | None]) -> None:
+    assert _geometry_flags(candidates) == flags
+
+
+@pytest.mark.parametrize("candidates, flags", [
+    # A box that swallowed part of its neighbour (train/ IMG_20191208_111642: 53 px beside
+    # a 34 px box, the dice ~40): shrunk to the usual size, the two are no longer refused.
+    ([_candidate(100, 100, 53), _candidate(126, 100, 34), _candidate(300, 300, 40),
+      _candidate(400, 400, 40)], [None, None, None, None]),
+    # A die on another stays refused, shrunk or not.
+    ([_candidate(100, 100, 40), _candidate(104, 98, 50), _candidate(300, 300, 40),
+      _candidate(400, 400, 40)], ["stacked", "stacked", None, None]),
+])
+def test_oversized_boxes_in_a_cluster_are_reined_in(candidates: list[_Candidate],
+                                                    flags: list[str | None]) -> None:
+    _rein_in_sizes(candidates, 40.0)
     assert _geometry_flags(candidates) == flags
 
 
