@@ -6,9 +6,13 @@ dice lying flat, which also gives the die size):
 - Tray: the floor is the large uniform region around the picture's centre. It is found by
   flood-filling a blurred thumbnail from a few seeds near the centre and taking the biggest
   fill's bounding box; when nothing sensible is found, the whole frame is the tray.
+- Corners: when that fill's outline is a clear quadrilateral that is not an upright
+  rectangle (a camera at an angle, or turned), its four corners, so that the reader
+  straightens the tray (``perspective``).
 - Lighting: per-channel gains that make the floor's median colour neutral grey (a white
   balance), only for floors bright enough for the colour to be meaningful.
-- Scale: the median size of the dice the detector finds; 0 (unknown) with an empty tray.
+- Scale: the median size of the dice the detector finds (in the straightened view when
+  there are corners); 0 (unknown) with an empty tray.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def _disc_vector(lab: np.ndarray) -> np.ndarray:
     return _unit((v - v.mean(axis=0)).ravel())
 
 
-def templates(patch_bgr: np.ndarray) -> np.ndarray:
+def face_templates(patch_bgr: np.ndarray) -> np.ndarray:
     """A taught picture (PATCH_SIDE px square) as TURNS x len(ZOOMS) disc vectors."""
     lab = _lab(patch_bgr)
     centre = (PATCH_SIDE - 1) / 2
@@ -142,7 +142,7 @@ class LogoStore:
                                   "pictures or value); delete it and teach again")
             embs.append(_unit(e))
             emb_vals += [v] * len(e)
-            t = np.concatenate([templates(p) for p in patches])
+            t = np.concatenate([face_templates(p) for p in patches])
             tmpls.append(t)
             tmpl_vals += [v] * len(t)
         if not embs:
