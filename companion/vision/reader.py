@@ -77,6 +77,15 @@ FAINT_DETECTION = 0.4
 MIN_CLASS_PROB = 0.5
 #: Below this class probability the crop is also classified at three quarter turns.
 SECOND_LOOK_BELOW = 0.9
+#: A ten-sided die the digit network is unsure of (under SECOND_LOOK_BELOW after its four
+#: turns) is also read from crops this many times its box, four turns each, and all the
+#: views averaged. The usual 1.15 x crop holds the whole die, with the neighbouring faces'
+#: numbers at its edges; a tighter one centres the top face. Chosen without test/: renders
+#: at all rotations d10 / percentile / both 96.2 / 82.5 / 91.0 -> 97.9 / 93.8 / 96.5 %
+#: right (wrong 0.42 / 0.42 / 0.21 -> 0.21 / 0.42 / 0.21 %), composed trays 79.5 / 95.7 /
+#: 87.6 -> 98.0 / 99.7 / 98.6 % right (wrong 0.57 / 0.57 / 0.29 -> 0 / 0.14 / 0 %), the
+#: pink d10 photos 10/10 as before, at about the same median time.
+DIGIT_TIGHTER_SCALES = (0.9, 1.0)
 #: Uncalibrated, the first detector pass guesses the scale; when the dice it finds say the
 #: right scale is outside this band around the guess, a second pass runs at that scale.
 #: The detector sizes dice best at DET_DIE_PX: dice it sees at 16 px come out ~20 % too
@@ -413,6 +422,8 @@ class DiceReader:
                                for i in consult])
             pdc, _ = self.models.classify_digits(normalise_crop_batch(dcrops))
             pdc = _second_look(pdc, dcrops, lambda x: self.models.classify_digits(x)[0])
+            if want_digits:
+                pdc = self._tighter_look(frame, [cands[i] for i in consult], pdc)
             pd = np.zeros((len(cands), pdc.shape[1]), np.float32)
             pd[:, -1] = 1.0  # not consulted: no numeral seen
             pd[consult] = pdc
@@ -452,6 +463,23 @@ class DiceReader:
             conf = float(np.clip(prob * min(1.0, c.score / SURE_DIE_SCORE) ** 0.5, 0.0, 1.0))
             dice.append(DieReading(kind, value, _clip_box(c.box, w, h), conf))
         return dice, unreadable
+
+    def _tighter_look(self, frame: np.ndarray, cands: list[_Candidate], pd: np.ndarray
+                      ) -> np.ndarray:
+        """Average in crops of DIGIT_TIGHTER_SCALES x the box, at four turns each, for the
+        ten-sided dice the digit network is still unsure of."""
+        unsure = np.nonzero(pd.max(axis=1) < SECOND_LOOK_BELOW)[0]
+        if len(unsure) == 0:
+            return pd
+        total = pd[unsure] * 4
+        for scale in DIGIT_TIGHTER_SCALES:
+            crops = np.stack([_crop(frame, cands[i], DIGIT_CROP, scale) for i in unsure])
+            turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
+            p = self.models.classify_digits(normalise_crop_batch(np.ascontiguousarray(turned)))[0]
+            total += p.reshape(4, len(unsure), -1).sum(axis=0)
+        pd = pd.copy()
+        pd[unsure] = total / (4 * (1 + len(DIGIT_TIGHTER_SCALES)))
+        return pd
 
     def _best_label(
         self, p6: np.ndarray | None, pd: np.ndarray | None

@@ -53,8 +53,9 @@ def test_reader_reads_composed_d6_back(reader: DiceReader) -> None:
 def test_reader_reads_composed_ten_sided_dice_back(kinds: tuple[str, ...]) -> None:
     """The demo's d10s (real photos) and percentile dice (renders), alone or thrown together
     (a percentile roll): read back with their kinds, wrong values rare. Measured on composed
-    trays at six die sizes (tools/vision/bench_digits.py, 701 dice each): d10 77 %,
-    percentile 94 %, both 85 % read right, 1 % wrong or under; the rest refused."""
+    trays at six die sizes (tools/vision/bench_digits.py, 701 dice each): d10 98 %,
+    percentile 99.7 %, both 98.6 % read right, 0.14 % wrong or under; the rest refused
+    (77 / 94 / 85 % right before the tighter look at unsure ten-sided dice)."""
     reader = DiceReader(kinds=kinds)
     total = right = wrong = 0
     for seed in range(6):
@@ -67,7 +68,7 @@ def test_reader_reads_composed_ten_sided_dice_back(kinds: tuple[str, ...]) -> No
         total += len(values)
         right += sum((want & got).values())
         wrong += sum((got - want).values())
-    assert right / total >= 0.65, (right, wrong, total)
+    assert right / total >= 0.9, (right, wrong, total)
     assert wrong <= 1, (right, wrong, total)
 
 
