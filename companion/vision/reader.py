@@ -313,9 +313,12 @@ class DiceReader:
         if _strong(cands):
             coarse = self._clamped_scale(roi, scale / CLOSE_UP_STEP)
             around = self._detect(roi, coarse)
-            pips, holders = _pips_among(_strong(cands), _strong(around))
-            if pips and min(self._face_probabilities(roi, holders)) < CLOSE_UP_FACE_PROB:
-                pips = []
+            held = _pips_among(_strong(cands), _strong(around))
+            if held:
+                faces = self._face_probabilities(roi, [big for big, _ in held])
+                for (_, inside), face in zip(held, faces, strict=True):
+                    if face >= CLOSE_UP_FACE_PROB:
+                        pips += [pip for pip in inside if pip not in pips]
             if len(pips) >= 0.6 * len(_strong(cands)):
                 scale, cands, pips = coarse, around, []
         band = RESCALE_BAND
@@ -585,31 +588,23 @@ def _strong(cands: list[_Candidate]) -> list[_Candidate]:
 
 def _pips_among(
     small: list[_Candidate], large: list[_Candidate]
-) -> tuple[list[_Candidate], list[_Candidate]]:
-    """Which of the small "dice" are really pips of the large ones (a close-up), and those
-    large ones.
+) -> list[tuple[_Candidate, list[_Candidate]]]:
+    """Which large candidates may be a close-up's dice whose pips are the small ones: each
+    such large one with the small ones inside it.
 
     A pip lies inside a large die 2.5-7 times its size, at most six to a die: a tray seen
     whole, or a cluster of dice that a coarse pass takes for one, is also a large box
     around small dice, but holds more of them or is much larger (the caller also asks a
-    network whether the large boxes are die faces).
+    network whether each large box is a die face).
     """
-    if not small:
-        return [], []
-    size = float(np.median([max(c.w, c.h) for c in small]))
-    pips: list[_Candidate] = []
-    holders: list[_Candidate] = []
+    held: list[tuple[_Candidate, list[_Candidate]]] = []
     for big in large:
-        if not 2.5 * size <= max(big.w, big.h) <= 7 * size:
-            continue
-        held = [c for c in small if abs(c.cx - big.cx) < big.w / 2
-                and abs(c.cy - big.cy) < big.h / 2 and max(c.w, c.h) * 2.5 <= max(big.w, big.h)]
-        if len(held) > 6:
-            return [], []
-        if held:
-            pips += [c for c in held if c not in pips]
-            holders.append(big)
-    return pips, holders
+        side = max(big.w, big.h)
+        inside = [c for c in small if abs(c.cx - big.cx) < big.w / 2
+                  and abs(c.cy - big.cy) < big.h / 2 and max(c.w, c.h) * 2.5 <= side]
+        if 0 < len(inside) <= 6 and side <= 7 * float(np.median([max(c.w, c.h) for c in inside])):
+            held.append((big, inside))
+    return held
 
 
 def _suppress(cands: list[_Candidate]) -> list[_Candidate]:
