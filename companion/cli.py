@@ -377,6 +377,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="unplug the simulated camera after N rolls (manual entry takes over)",
     )
     p.add_argument("--max-inputs", type=int, default=2000, help="stop after this many inputs")
+    p.add_argument("--journal", metavar="FILE", type=Path,
+                   help="write the game's journal here (default: a new temporary folder)")
 
     p = with_config(command("new", _new, "start a new game"))
     p.add_argument("--system", help="play the example scenario of this system")

@@ -135,8 +135,8 @@ def demo(args: argparse.Namespace) -> int:
     camera = SimCameraTray(
         stats, args.camera_fails_after, tuple(kind.value for kind in ruleset.dice)
     )
-    workdir = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    journal = Journal(workdir / "journal.sqlite3")
+    path = args.journal or Path(tempfile.mkdtemp(prefix="companion-demo-")) / "journal.sqlite3"
+    journal = Journal(path)
     session = GameSession.new(journal, text, f"example {args.system}")
 
     factory = mock_factory()

@@ -100,7 +100,7 @@ def test_what_is_typed_in_is_what_lies_on_the_tray(journal: Journal) -> None:
 
 
 def test_demo_without_sample_dice_of_a_kind_is_a_clear_error(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     import companion.vision as vision
     from companion.vision.types import VisionError
@@ -114,7 +114,8 @@ def test_demo_without_sample_dice_of_a_kind_is_a_clear_error(
         return real(values, kind, rng)  # type: ignore[arg-type]
 
     monkeypatch.setattr(vision, "compose_tray", compose_tray)
-    code = main(["demo", "--system", "fighting_swashbucklers"])
+    code = main(["demo", "--system", "fighting_swashbucklers",
+                 "--journal", str(tmp_path / "journal.sqlite3")])
     err = capsys.readouterr().err
     assert code == 2
     assert "cannot show percentile dice" in err and "sample photos" in err
@@ -134,3 +135,19 @@ def test_the_demo_gives_each_roll_s_odds_by_what_it_decides() -> None:
     secret = RollRequest("Reinforcement day", toss.groups, secret=True)
     assert describe_step(AwaitRoll(secret, odds)) == (
         "[roll 1d10 + 1d10] (secret) Reinforcement day")
+
+
+def test_the_demo_keeps_its_journal_where_it_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "demo.sqlite3"
+    assert main(["demo", "--max-inputs", "20", "--journal", str(path)]) == 1  # cut short
+    journal = Journal(path)
+    try:
+        assert len(journal.entries()) >= 2
+    finally:
+        journal.close()
+    assert f"in {path}" in capsys.readouterr().out
+    # A second demo into the same file would overwrite a game: it is refused, clearly.
+    assert main(["demo", "--journal", str(path)]) == 2
+    assert "already holds a game" in capsys.readouterr().err
