@@ -13,6 +13,7 @@ Definitions (all per die unless said; a die is a labelled box):
 
 from __future__ import annotations
 
+import math
 import statistics
 import tempfile
 from collections.abc import Callable
@@ -107,18 +108,37 @@ class BenchResult:
 
 
 def load_labels(txt: Path, width: int, height: int) -> list[tuple[int, tuple[float, ...]]]:
-    """(value 1-6, (x, y, w, h) pixels) for each line of a YOLO label file."""
+    """(value 1-6, (x, y, w, h) pixels) for each line of a YOLO label file.
+
+    A line is ``CLASS XC YC W H`` (class 0-5 = face 1-6, the rest normalised to 0-1); a
+    segmentation line, ``CLASS X1 Y1 X2 Y2 ...``, counts as the box around its points.
+    """
     out: list[tuple[int, tuple[float, ...]]] = []
     for n, line in enumerate(txt.read_text().splitlines(), 1):
         p = line.split()
         if not p:
             continue
-        if len(p) != 5:
-            raise VisionError(f"{txt}:{n}: expected 'CLASS XC YC W H', got {line!r}")
-        c = int(p[0])
-        xc, yc, w, h = (float(v) for v in p[1:])
-        out.append((c + 1, ((xc - w / 2) * width, (yc - h / 2) * height, w * width,
-                            h * height)))
+        where = f"{txt}:{n}"
+        try:
+            numbers = [float(v) for v in p]
+        except ValueError:
+            numbers = []
+        if not numbers or not all(math.isfinite(v) for v in numbers):
+            raise VisionError(f"{where}: expected numbers 'CLASS XC YC W H', got {line!r}")
+        c = numbers[0]
+        if c != int(c) or not 0 <= c <= 5:
+            raise VisionError(f"{where}: class {p[0]} is not a d6 face; classes 0-5 mean faces "
+                              f"1-6")
+        if len(numbers) == 5:
+            xc, yc, w, h = numbers[1:]
+            x, y = xc - w / 2, yc - h / 2
+        elif len(numbers) >= 7 and len(numbers) % 2 == 1:
+            xs, ys = numbers[1::2], numbers[2::2]
+            x, y, w, h = min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+        else:
+            raise VisionError(f"{where}: expected 'CLASS XC YC W H' (or a polygon 'CLASS X1 Y1 "
+                              f"X2 Y2 ...'), got {line!r}")
+        out.append((int(c) + 1, (x * width, y * height, w * width, h * height)))
     return out
 
 
@@ -190,15 +210,21 @@ def score_frame(
 
 
 def labelled_images(directory: Path) -> list[tuple[Path, Path]]:
+    """(image, YOLO label file) pairs: the labels beside the images, or, as YOLO exports
+    lay them out, in a ``labels/`` folder beside an ``images/`` one."""
     directory = Path(directory)
     if not directory.is_dir():
         raise VisionError(f"{directory} is not a folder of labelled images")
+    images, labels = directory, directory
+    if (directory / "images").is_dir() and (directory / "labels").is_dir():
+        images, labels = directory / "images", directory / "labels"
     pairs = [
-        (p, p.with_suffix(".txt")) for p in sorted(directory.iterdir())
-        if p.suffix.lower() in IMAGE_SUFFIXES and p.with_suffix(".txt").is_file()
+        (p, labels / f"{p.stem}.txt") for p in sorted(images.iterdir())
+        if p.suffix.lower() in IMAGE_SUFFIXES and (labels / f"{p.stem}.txt").is_file()
     ]
     if not pairs:
-        raise VisionError(f"{directory} has no images with a YOLO .txt label beside them")
+        raise VisionError(f"{directory} has no images with a YOLO .txt label beside them "
+                          f"(or in labels/ beside images/)")
     return pairs
 
 

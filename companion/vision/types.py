@@ -11,8 +11,11 @@ UNREADABLE_REASONS = ("cocked", "stacked", "touching", "blurred", "outside tray"
 Box = tuple[int, int, int, int]
 
 
-class VisionError(Exception):
-    """A user-facing problem: the message says what was wrong and what to do about it."""
+class VisionError(ValueError):
+    """A user-facing problem: the message says what was wrong and what to do about it.
+
+    A ValueError, as the rules' errors are: the main CLI prints such errors as one line
+    (``error: ...``, exit status 2) instead of a traceback."""
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,14 @@ from companion.vision import DiceReader, DieReading, FrameReading, UnreadableDie
 from companion.vision.bench import (
     BenchResult,
     bench_rewritten,
+    labelled_images,
     load_labels,
     run_bench,
     save_labelled,
     score_frame,
 )
 from companion.vision.compose import DATA_DIR
+from companion.vision.types import VisionError
 
 
 def test_scoring_rules() -> None:
@@ -50,6 +52,44 @@ def test_saved_labels_read_back(tmp_path: Path) -> None:
     assert [v for v, _ in back] == [1, 6]
     for (_, got), (_, want) in zip(back, labels, strict=True):
         assert np.allclose(got, want, atol=0.01)
+
+
+def test_a_polygon_label_counts_as_its_box(tmp_path: Path) -> None:
+    txt = tmp_path / "roll.txt"
+    txt.write_text("2 0.1 0.2 0.3 0.2 0.3 0.5 0.1 0.5\n5.0 0.5 0.5 0.1 0.2\n\n")
+    (v1, box1), (v6, box6) = load_labels(txt, 200, 100)
+    assert (v1, v6) == (3, 6)
+    assert np.allclose(box1, (20, 20, 40, 30)) and np.allclose(box6, (90, 40, 20, 20))
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("7 0.5 0.5 0.1 0.1", "class 7 is not a d6 face; classes 0-5 mean faces 1-6"),
+    ("1.5 0.5 0.5 0.1 0.1", "class 1.5 is not a d6 face"),
+    ("die 0.5 0.5 0.1 0.1", "expected numbers"),
+    ("1 nan 0.5 0.1 0.1", "expected numbers"),
+    ("1 0.5 0.5 0.1", "expected 'CLASS XC YC W H' (or a polygon"),
+])
+def test_a_bad_label_line_is_named(tmp_path: Path, line: str, says: str) -> None:
+    txt = tmp_path / "roll.txt"
+    txt.write_text(f"0 0.5 0.5 0.1 0.1\n{line}\n")
+    with pytest.raises(VisionError, match=r"roll\.txt:2: ") as err:
+        load_labels(txt, 100, 100)
+    assert says in str(err.value)
+
+
+def test_labels_beside_the_images_or_in_a_labels_folder(tmp_path: Path) -> None:
+    image = np.full((60, 60, 3), 200, np.uint8)
+    save_labelled(tmp_path, "a.jpg", image, [(2, (10.0, 10.0, 20.0, 20.0))])
+    cv2.imwrite(str(tmp_path / "unlabelled.png"), image)
+    assert labelled_images(tmp_path) == [(tmp_path / "a.jpg", tmp_path / "a.txt")]
+    export = tmp_path / "export"
+    (export / "images").mkdir(parents=True)
+    (export / "labels").mkdir()
+    cv2.imwrite(str(export / "images" / "b.JPG"), image)
+    (export / "labels" / "b.txt").write_text("1 0.5 0.5 0.3 0.3\n")
+    assert labelled_images(export) == [(export / "images" / "b.JPG", export / "labels" / "b.txt")]
+    with pytest.raises(VisionError, match=r"no images with a YOLO \.txt label"):
+        labelled_images(export / "labels")
 
 
 def test_bench_over_rewritten_photos(reader: DiceReader) -> None:

@@ -134,3 +134,20 @@ def test_bad_tray_and_kinds(tmp_path: Path) -> None:
         _run(["dice", "calibrate", "--from", str(img), "--tray", "1,2"])
     with pytest.raises(VisionError, match="kind"):
         _run(["dice", "read", str(img), "--kinds", "d20"])
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["dice", "bench", "no-such-folder"], "no-such-folder is not a folder of labelled images"),
+    (["dice", "read", "no-such-photo.jpg"], "no-such-photo.jpg: no such file"),
+    (["dice", "calibrate", "--from", "x.jpg", "--tray", "1,2,3"], "--tray must be X,Y,W,H"),
+    (["dice", "read", "x.jpg", "--kinds", "d7"], "--kinds: unknown kind(s) d7"),
+])
+def test_the_main_cli_gives_one_line_not_a_traceback(
+    argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from companion.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"error: {says}")
