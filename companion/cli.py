@@ -198,10 +198,7 @@ def _resolve(args: argparse.Namespace) -> int:
 def _load_config(args: argparse.Namespace) -> Any:
     from companion import config
 
-    # --config and --hw may come before the command word or after it; after wins.
-    path = getattr(args, "config", None) or getattr(args, "global_config", None)
-    hardware = getattr(args, "hw", None) or getattr(args, "global_hw", None)
-    return config.load(path, hardware=hardware)
+    return config.load(getattr(args, "config", None), hardware=getattr(args, "hw", None))
 
 
 def _new(args: argparse.Namespace) -> int:
@@ -459,6 +456,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    # --config and --hw may come before the command word or after it (after wins), for the
+    # commands of other modules too (doctor, chips, dice).
+    for name in ("config", "hw"):
+        given = getattr(args, f"global_{name}", None)
+        if given is not None and getattr(args, name, None) is None:
+            setattr(args, name, Path(given) if name == "config" else given)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         code: int = args.func(args)

@@ -61,6 +61,21 @@ def test_config_may_also_come_before_the_command(tmp_path: Path) -> None:
     )
 
 
+def test_a_config_before_the_command_reaches_the_other_modules_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.toml"
+    # The doctor reported the default config as fine when given one that does not exist.
+    assert main(["--config", str(missing), "doctor", "--json"]) != 0
+    report = json.loads(capsys.readouterr().out)
+    config_check = next(c for c in report["checks"] if c["name"] == "config")
+    assert config_check["status"] == "fail" and str(missing) in config_check["detail"]
+    assert main(["--config", str(missing), "chips", "list"]) == 2
+    assert str(missing) in capsys.readouterr().err
+    assert main(["--config", str(missing), "dice", "read", str(tmp_path / "x.jpg")]) == 2
+    assert f"{missing}: no such config file" in capsys.readouterr().err
+
+
 def test_config_from_the_environment_is_checked_too(tmp_path: Path) -> None:
     config = tmp_path / "box.toml"
     config.write_text("[sounder]\nmute = 3\n")
