@@ -100,9 +100,10 @@ UNCALIBRATED_DETECTOR_SIDE = 320.0
 #: The coarse pass that looks for a close-up's dice around what the first pass found runs
 #: at this factor smaller a scale.
 CLOSE_UP_STEP = 3.0
-#: ... and takes the coarse pass's dice for the real ones only when a network reads every
-#: one of them as a face at least this surely (a cluster of touching dice, which the coarse
-#: pass may take for one die, reads at 0.16-0.74; the close-ups' dice at 0.89-0.97).
+#: ... and takes what the first pass found inside a die of the coarse pass for its pips
+#: only when a network reads that die as a face at least this surely (a cluster of touching
+#: dice, which the coarse pass may take for one die, reads at 0.16-0.74; the close-ups'
+#: dice at 0.89-0.97).
 CLOSE_UP_FACE_PROB = 0.8
 #: Uncalibrated, at most this many passes correct the scale after the guess; a second one
 #: only when the first one's dice say the scale is still outside this band. The detector
