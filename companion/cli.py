@@ -201,16 +201,14 @@ def _load_config(args: argparse.Namespace) -> Any:
     return config.load(getattr(args, "config", None), hardware=getattr(args, "hw", None))
 
 
-def _new(args: argparse.Namespace) -> int:
-    from companion.session.journal import Journal
+def _scenario_text(args: argparse.Namespace) -> tuple[str, str]:
+    """The scenario named by --scenario FILE or --system NAME (its example), checked."""
     from companion.session.scenario_files import (
         example_scenario_text,
         parse_scenario,
         read_scenario_file,
     )
-    from companion.session.session import GameSession
 
-    cfg = _load_config(args)
     if args.scenario:
         text, name = read_scenario_file(Path(args.scenario)), str(args.scenario)
     elif args.system:
@@ -218,6 +216,15 @@ def _new(args: argparse.Namespace) -> int:
     else:
         raise CompanionError("say which game: --system NAME or --scenario FILE")
     parse_scenario(text, name)  # a bad scenario is refused before the journal is touched
+    return text, name
+
+
+def _new(args: argparse.Namespace) -> int:
+    from companion.session.journal import Journal
+    from companion.session.session import GameSession
+
+    cfg = _load_config(args)
+    text, name = _scenario_text(args)
     path = cfg.journal_path
     if path.exists() and args.force:
         import time
@@ -283,12 +290,24 @@ def _journal_check(args: argparse.Namespace) -> int:
 
 def _journal_salvage(args: argparse.Namespace) -> int:
     from companion.session.journal import salvage
+    from companion.session.session import replay
 
     cfg = _load_config(args)
     path = Path(args.journal) if args.journal else cfg.journal_path
-    if not path.exists():
-        raise CompanionError(f"no journal at {path}")
-    backup, kept, left_out = salvage(path)
+    if not path.is_file():
+        raise CompanionError(f"no journal file at {path}")
+    first = None
+    if args.scenario or args.system:
+        from dataclasses import replace
+
+        from companion.session.events import GameStarted
+        from companion.session.session import apply
+
+        text, name = _scenario_text(args)
+        event = GameStarted("", text, name)
+        record, _ = apply(None, event)
+        first = replace(event, system=record.system)
+    backup, kept, left_out = salvage(path, first, check=replay)
     print(f"kept {kept} events in {path}; the damaged file is kept at {backup}")
     if left_out:
         print(
@@ -417,6 +436,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         p = with_config(jsub.add_parser(name, help=text, description=text))
         p.add_argument("--journal", metavar="FILE", help="journal file (default: from config)")
         p.set_defaults(func=handler)
+    p.add_argument("--system", help="when the scenario itself is lost: the game was this "
+                   "system's example scenario")
+    p.add_argument("--scenario", metavar="FILE",
+                   help="when the scenario itself is lost: the game was started from this file")
 
     rules = sub.add_parser("rules", help="the rule systems and their actions")
     rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")

@@ -117,6 +117,32 @@ def test_truncated_journal_is_salvaged_and_the_game_resumes(isolated_box_env: Pa
     assert run_cli("run", "--autoplay", "4", "--max-inputs", "20").returncode == 0
 
 
+def test_a_journal_whose_scenario_is_lost_is_salvaged_with_the_scenario_named(
+    isolated_box_env: Path,
+) -> None:
+    import sqlite3
+
+    assert run_cli("new", "--system", "on_the_frontier").returncode == 0
+    assert run_cli("run", "--autoplay", "3", "--max-inputs", "60").returncode == 0
+    played = json.loads(run_cli("status", "--json").stdout)
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    db = sqlite3.connect(journal)
+    db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 1")
+    db.commit()
+    db.close()
+    assert_clean_error(run_cli("status"), "salvage")
+    assert_clean_error(run_cli("journal", "salvage"), "scenario", "--system NAME")
+    # The wrong scenario does not fit the events: refused, nothing moved.
+    assert_clean_error(run_cli("journal", "salvage", "--system", "tenir_le_fort"),
+                       "does not fit the game")
+    assert sorted(p.name for p in journal.parent.iterdir()) == ["journal.sqlite3"]
+    salvaged = run_cli("journal", "salvage", "--system", "on_the_frontier")
+    assert salvaged.returncode == 0, salvaged.stderr
+    assert f"kept {played['events']} events" in salvaged.stdout
+    again = json.loads(run_cli("status", "--json").stdout)
+    assert again["fingerprint"] == played["fingerprint"]
+
+
 def test_new_refuses_to_overwrite_a_game_without_force() -> None:
     assert run_cli("new", "--system", "on_the_frontier").returncode == 0
     assert_clean_error(

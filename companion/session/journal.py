@@ -11,7 +11,7 @@ import shutil
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,7 +105,10 @@ class Journal:
         self.db.close()
 
 
-def salvage(path: Path) -> tuple[Path, int, int]:
+def salvage(
+    path: Path, first: Event | None = None,
+    check: Callable[[list[Event]], object] | None = None,
+) -> tuple[Path, int, int]:
     """Copy every readable event of a damaged journal into a fresh one.
 
     The damaged file is renamed aside (never deleted). Rows are read straight
@@ -113,26 +116,48 @@ def salvage(path: Path) -> tuple[Path, int, int]:
     still on disk. Only the unbroken run from the first event is replayable, so
     that is what the fresh journal gets; events found after a gap stay in the
     kept damaged file. Returns the backup path, events kept, events left out.
+
+    The first event holds the scenario. When it is the one lost, ``first`` (the
+    game's scenario, given again by the referee) takes its place; without it
+    nothing is moved and the error says how to give it. ``check`` sees the
+    events before anything is moved (the caller replays them) and may refuse.
     """
     from companion.session.salvage import scan_rows
 
-    backup = path.with_name(f"{path.name}.damaged-{int(time.time())}")
-    shutil.move(str(path), str(backup))
-    for suffix in ("-wal", "-shm"):
-        side = Path(str(path) + suffix)
-        if side.exists():
-            shutil.move(str(side), str(backup) + suffix)
     found: dict[int, Event] = {}
-    for seq, kind, payload, crc in scan_rows(backup):
+    for seq, kind, payload, crc in scan_rows(path):
         if _crc(kind, payload) != crc:
             continue
         try:
             found[seq] = decode(kind, payload)
         except JournalError:
             continue
+    if first is not None:
+        if 1 in found:
+            raise JournalError(
+                f"{path}: its first event (the scenario) is still readable; salvage it "
+                "without naming a scenario")
+        found[1] = first
+    elif found and 1 not in found:
+        raise JournalError(
+            f"{path}: its first event, which holds the scenario, is lost ({len(found)} later "
+            "events are readable); salvage again naming the scenario the game was started "
+            "with: --system NAME or --scenario FILE")
+    elif not found:
+        raise JournalError(
+            f"{path}: no event can be read from it; it is left as it is. Start a new game "
+            "with 'companion new --force' (which archives this file)")
     events: list[Event] = []
     while len(events) + 1 in found:
         events.append(found[len(events) + 1])
+    if check is not None:
+        check(events)
+    backup = path.with_name(f"{path.name}.damaged-{int(time.time())}")
+    shutil.move(str(path), str(backup))
+    for suffix in ("-wal", "-shm"):
+        side = Path(str(path) + suffix)
+        if side.exists():
+            shutil.move(str(side), str(backup) + suffix)
     fresh = Journal(path)
     for event in events:
         fresh.append(event)

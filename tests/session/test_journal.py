@@ -109,6 +109,68 @@ def test_salvage_of_truncated_journal_keeps_the_readable_start(tmp_path: Path) -
     assert events == [ChoiceMade(f"choice-{i}-" + "x" * 60) for i in range(kept)]
 
 
+def _with_first_row_damaged(path: Path) -> None:
+    journal = Journal(path)
+    for event in EVENTS:
+        journal.append(event)
+    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 1")
+    journal.close()
+
+
+def test_salvage_without_the_scenario_moves_nothing_and_says_what_to_give(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    _with_first_row_damaged(path)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=r"first event, which holds the scenario, is lost "
+                       r"\(6 later events are readable\).*--system NAME or --scenario FILE"):
+        salvage(path)
+    assert path.read_bytes() == before
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_salvage_given_the_scenario_keeps_the_events_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    _with_first_row_damaged(path)
+    checked: list[list[object]] = []
+    backup, kept, left_out = salvage(path, EVENTS[0], check=checked.append)
+    assert (kept, left_out) == (len(EVENTS), 0) and backup.exists()
+    assert checked == [EVENTS]
+    assert [e.event for e in Journal(path).entries()] == EVENTS
+
+
+def test_salvage_refuses_a_scenario_when_its_own_is_readable(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    journal.append(EVENTS[0])
+    journal.close()
+    with pytest.raises(JournalError, match="still readable"):
+        salvage(path, EVENTS[0])
+
+
+def test_salvage_of_nothing_readable_leaves_the_file_and_says_what_to_do(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"not a database" * 100)
+    with pytest.raises(JournalError, match=r"no event can be read.*companion new --force"):
+        salvage(path)
+    assert path.read_bytes() == b"not a database" * 100
+
+
+def test_a_check_that_refuses_moves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    _with_first_row_damaged(path)
+
+    def refuse(events: list[object]) -> None:
+        raise JournalError("does not fit the game")
+
+    with pytest.raises(JournalError, match="does not fit"):
+        salvage(path, EVENTS[0], check=refuse)
+    assert list(tmp_path.iterdir()) == [path]
+
+
 def test_unknown_event_type_is_named(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
     journal.append(ChoiceMade("fire"))
