@@ -220,7 +220,7 @@ def _scenario_text(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from companion.session.journal import Journal
+    from companion.session.journal import Journal, unused_name
     from companion.session.session import GameSession
 
     cfg = _load_config(args)
@@ -229,7 +229,8 @@ def _new(args: argparse.Namespace) -> int:
     if path.exists() and args.force:
         import time
 
-        archived = path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3")
+        archived = unused_name(
+            path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"))
         for suffix in ("", "-wal", "-shm"):
             side = Path(str(path) + suffix)
             if side.exists():
@@ -288,6 +289,23 @@ def _journal_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _healthy_events(path: Path) -> int | None:
+    """How many events the journal holds when it is sound and replays, else None."""
+    from companion.session.journal import Journal
+    from companion.session.session import replay
+
+    try:
+        journal = Journal(path)
+        try:
+            events = [entry.event for entry in journal.entries()]
+        finally:
+            journal.close()
+        replay(events)
+    except CompanionError:
+        return None
+    return len(events)
+
+
 def _journal_salvage(args: argparse.Namespace) -> int:
     from companion.session.journal import salvage
     from companion.session.session import replay
@@ -307,6 +325,11 @@ def _journal_salvage(args: argparse.Namespace) -> int:
         event = GameStarted("", text, name)
         record, _ = apply(None, event)
         first = replace(event, system=record.system)
+    healthy = _healthy_events(path)
+    if healthy is not None:
+        print(f"{path}: {healthy} events, all readable, and the game replays; nothing to "
+              "salvage (the file is left as it is)")
+        return 0
     backup, kept, left_out = salvage(path, first, check=replay)
     print(f"kept {kept} events in {path}; the damaged file is kept at {backup}")
     if left_out:

@@ -143,6 +143,17 @@ def test_a_journal_whose_scenario_is_lost_is_salvaged_with_the_scenario_named(
     assert again["fingerprint"] == played["fingerprint"]
 
 
+def test_salvage_leaves_a_sound_journal_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    assert main(["demo", "--max-inputs", "10", "--journal", str(path)]) == 1
+    capsys.readouterr()
+    assert main(["journal", "salvage", "--journal", str(path)]) == 0
+    assert "nothing to salvage" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite3"]
+
+
 def test_new_refuses_to_overwrite_a_game_without_force() -> None:
     assert run_cli("new", "--system", "on_the_frontier").returncode == 0
     assert_clean_error(

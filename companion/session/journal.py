@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion.errors import JournalError
 from companion.session.events import Event, decode, encode
+from companion.session.salvage import scan_rows, wal_damage
 
 SCHEMA_VERSION = 1
 
@@ -36,6 +37,13 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        wal = Path(f"{path}-wal")
+        problem = wal_damage(wal) if wal.is_file() else None
+        if problem is not None:
+            # Opening it would let SQLite drop the events past the damage for good.
+            raise JournalError(
+                f"the journal {path} is damaged ({problem}); run 'companion journal salvage' "
+                "to copy every readable event to a fresh journal (the damaged file is kept)")
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -82,7 +90,12 @@ class Journal:
                 f"the journal {self.path} cannot be read ({exc}); run "
                 "'companion journal salvage' to recover what can be read"
             ) from None
-        for seq, kind, payload, crc, at in rows:
+        for expected, (seq, kind, payload, crc, at) in enumerate(rows, start=1):
+            if strict and seq != expected:
+                raise JournalError(
+                    f"event {expected} of the journal {self.path} is missing (the next one "
+                    f"read is numbered {seq}); run 'companion journal salvage'"
+                )
             if _crc(kind, payload) != crc:
                 if strict:
                     raise JournalError(
@@ -105,6 +118,16 @@ class Journal:
         self.db.close()
 
 
+def unused_name(path: Path) -> Path:
+    """``path``, or ``path`` with -2, -3... before its suffixes if that is taken (with its
+    WAL), so a second backup in the same second never replaces the first."""
+    candidate, number = path, 1
+    while any(Path(f"{candidate}{side}").exists() for side in ("", "-wal", "-shm")):
+        number += 1
+        candidate = path.with_name(f"{path.name}-{number}")
+    return candidate
+
+
 def salvage(
     path: Path, first: Event | None = None,
     check: Callable[[list[Event]], object] | None = None,
@@ -122,8 +145,6 @@ def salvage(
     nothing is moved and the error says how to give it. ``check`` sees the
     events before anything is moved (the caller replays them) and may refuse.
     """
-    from companion.session.salvage import scan_rows
-
     found: dict[int, Event] = {}
     for seq, kind, payload, crc in scan_rows(path):
         if _crc(kind, payload) != crc:
@@ -137,6 +158,11 @@ def salvage(
             raise JournalError(
                 f"{path}: its first event (the scenario) is still readable; salvage it "
                 "without naming a scenario")
+        if 2 not in found:
+            raise JournalError(
+                f"{path}: the events right after the scenario are lost too, so nothing "
+                "would show that this is the game's scenario; start again with "
+                "'companion new --force' (which archives this file)")
         found[1] = first
     elif found and 1 not in found:
         raise JournalError(
@@ -152,7 +178,7 @@ def salvage(
         events.append(found[len(events) + 1])
     if check is not None:
         check(events)
-    backup = path.with_name(f"{path.name}.damaged-{int(time.time())}")
+    backup = unused_name(path.with_name(f"{path.name}.damaged-{int(time.time())}"))
     shutil.move(str(path), str(backup))
     for suffix in ("-wal", "-shm"):
         side = Path(str(path) + suffix)

@@ -102,14 +102,77 @@ def _record(payload: bytes) -> list[object]:
     return values
 
 
+WAL_MAGIC = (0x377F0682, 0x377F0683)  # checksums little- / big-endian
+#: SQLite's page size unless told otherwise: the guess when the file's header is lost.
+DEFAULT_PAGE_SIZE = 4096
+
+
+def _wal_checksum(data: bytes, s0: int, s1: int, big_endian: bool) -> tuple[int, int]:
+    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def wal_damage(wal: Path) -> str | None:
+    """Why the write-ahead log beside a journal would lose committed events, or None.
+
+    SQLite replays the log up to its first frame with a bad checksum and silently drops the
+    rest, so a log damaged in the middle reads as a shorter, healthy game. Frames of an
+    older log generation (another salt) are normal leftovers; so is one torn transaction
+    at the end (the plug pulled while an event was being written, before it was recorded).
+    What is not: more than one commit of the current generation after the break.
+    """
+    data = wal.read_bytes()
+    if len(data) < 32:
+        return None  # an empty log holds nothing committed
+    magic, _version, page_size, _seq = struct.unpack(">4I", data[:16])
+    if magic not in WAL_MAGIC:
+        return "its write-ahead log has a damaged header"
+    big_endian = magic == WAL_MAGIC[1]
+    salt = data[16:24]
+    checksum = _wal_checksum(data[:24], 0, 0, big_endian)
+    if checksum != struct.unpack(">2I", data[24:32]):
+        return "its write-ahead log has a damaged header"
+    frame = 24 + page_size
+    commits_after_break = 0
+    broken = False
+    for at in range(32, len(data) - frame + 1, frame):
+        header = data[at : at + 24]
+        if not broken:
+            checksum = _wal_checksum(header[:8] + data[at + 24 : at + frame], *checksum,
+                                     big_endian)
+            broken = header[8:16] != salt or checksum != struct.unpack(">2I", header[16:24])
+        if broken and header[8:16] == salt and header[4:8] != b"\0\0\0\0":
+            commits_after_break += 1
+    if commits_after_break > 1:
+        return (f"its write-ahead log is damaged: {commits_after_break} later writes "
+                "cannot be replayed")
+    return None
+
+
+def _page_size(path: Path) -> tuple[int, int]:
+    """(page size, reserved bytes a page) from the file's header, else from its WAL's, else
+    SQLite's default: a lost first page must not hide the rest of the file."""
+    head = path.read_bytes()[:100]
+    if len(head) >= 100 and head.startswith(b"SQLite format 3\x00"):
+        size = struct.unpack(">H", head[16:18])[0]
+        return (65536 if size == 1 else size), head[20]
+    wal = Path(str(path) + "-wal")
+    if wal.exists():
+        wal_head = wal.read_bytes()[:12]
+        if len(wal_head) == 12 and struct.unpack(">I", wal_head[:4])[0] in WAL_MAGIC:
+            return struct.unpack(">I", wal_head[8:12])[0], 0
+    return DEFAULT_PAGE_SIZE, 0
+
+
 def scan_rows(path: Path) -> list[Row]:
     """Every intact events row found in the file and its WAL, by seq."""
-    head = path.read_bytes()[:100]
-    if len(head) < 100 or not head.startswith(b"SQLite format 3\x00"):
+    page_size, reserved = _page_size(path)
+    if not 512 <= page_size <= 65536:
         return []
-    page_size = struct.unpack(">H", head[16:18])[0]
-    page_size = 65536 if page_size == 1 else page_size
-    usable = page_size - head[20]
+    usable = page_size - reserved
     pages = dict(_pages(path, page_size))
     pages.update(dict(_wal_pages(path, page_size)))  # later WAL frames are newer
     rows: dict[int, Row] = {}

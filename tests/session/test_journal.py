@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from companion.session.events import (
     decode,
     encode,
 )
-from companion.session.journal import Journal, salvage
+from companion.session.journal import Journal, salvage, unused_name
 
 EVENTS = [
     GameStarted("tenir_le_fort", 'system = "tenir_le_fort"\n', "example"),
@@ -168,6 +169,94 @@ def test_a_check_that_refuses_moves_nothing(tmp_path: Path) -> None:
 
     with pytest.raises(JournalError, match="does not fit"):
         salvage(path, EVENTS[0], check=refuse)
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def _crash_copy(tmp_path: Path, events: int) -> Path:
+    """A journal as a pulled plug leaves it: its last events still in the WAL."""
+    live = Journal(tmp_path / "live.sqlite3")
+    for index in range(events):
+        live.append(ChoiceMade(f"choice-{index}-" + "x" * 50))
+    copy = tmp_path / "copy.sqlite3"
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{live.path}{suffix}", f"{copy}{suffix}")
+    live.close()
+    return copy
+
+
+def test_a_journal_left_by_a_pulled_plug_opens_with_every_event(tmp_path: Path) -> None:
+    copy = _crash_copy(tmp_path, 200)
+    assert Path(f"{copy}-wal").stat().st_size > 100_000
+    assert len(Journal(copy).entries()) == 200
+
+
+def test_an_event_torn_by_the_plug_is_not_damage(tmp_path: Path) -> None:
+    copy = _crash_copy(tmp_path, 200)
+    wal = Path(f"{copy}-wal")
+    wal.write_bytes(wal.read_bytes()[:-3000])  # the last write cut short
+    assert len(Journal(copy).entries()) == 199
+
+
+def test_a_wal_damaged_in_the_middle_is_refused_and_salvaged_whole(tmp_path: Path) -> None:
+    # SQLite itself would replay the log up to the damage and drop the rest for good.
+    copy = _crash_copy(tmp_path, 200)
+    wal = Path(f"{copy}-wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) // 3 : len(data) // 3 + 5000] = bytes(5000)
+    wal.write_bytes(bytes(data))
+    with pytest.raises(JournalError, match=r"write-ahead log is damaged.*journal salvage"):
+        Journal(copy)
+    assert wal.read_bytes() == bytes(data)  # nothing checkpointed away
+    _, kept, _ = salvage(copy)
+    assert kept == 200
+
+
+def test_salvage_reads_on_when_the_first_page_is_lost(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    for index in range(200):
+        journal.append(ChoiceMade(f"choice-{index}-" + "x" * 50))
+    journal.close()
+    data = bytearray(path.read_bytes())
+    data[:4096] = bytes(4096)  # the header and the schema
+    path.write_bytes(bytes(data))
+    _, kept, _ = salvage(path)
+    assert kept > 150
+
+
+def test_a_second_salvage_keeps_the_first_backup(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    backups = []
+    for _ in range(2):
+        journal = Journal(path)
+        for event in EVENTS:
+            journal.append(event)
+        journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 4")
+        journal.close()
+        backups.append(salvage(path)[0])
+    assert backups[0] != backups[1] and all(b.exists() for b in backups)
+    assert unused_name(backups[0]) != backups[0]
+
+
+def test_a_missing_event_is_named(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    for event in EVENTS:
+        journal.append(event)
+    journal.db.execute("DELETE FROM events WHERE seq = 3")
+    with pytest.raises(JournalError, match=r"event 3 of the journal .* is missing"):
+        journal.entries()
+    journal.close()
+
+
+def test_a_named_scenario_needs_the_event_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    for event in EVENTS:
+        journal.append(event)
+    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq IN (1, 2)")
+    journal.close()
+    with pytest.raises(JournalError, match="right after the scenario are lost too"):
+        salvage(path, EVENTS[0])
     assert list(tmp_path.iterdir()) == [path]
 
 
