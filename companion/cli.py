@@ -522,6 +522,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a folder where a file should be, no such folder, a full disk
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}; check the path and that it can be "
+              "written", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

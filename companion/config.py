@@ -172,7 +172,41 @@ def validate(data: Mapping[str, Any], where: str = "config") -> Config:
                     f"keys are: {', '.join(SCHEMA[section])}"
                 )
             raw[section][key] = _check(where, f"{section}.{key}", value, SCHEMA[section][key])
+    _check_pins(where, raw)
     return Config(path=None, raw=raw)
+
+
+#: GPIO pins the buses take: I2C bus 1 (the display), and SPI 0 when a chip reader uses it.
+I2C1_PINS = {2: "I2C SDA", 3: "I2C SCL"}
+SPI0_PINS = {9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK", 8: "SPI CE0", 7: "SPI CE1"}
+
+
+def _check_pins(where: str, raw: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each GPIO pin in use does one job: two buttons on one pin (or a button on the
+    display's bus) would fail only when the box starts, with a driver's error."""
+    jobs: dict[int, str] = {} if raw["display"]["i2c_port"] != 1 else dict(I2C1_PINS)
+    reader = raw["chips"]["reader"]
+    if reader in ("rc522", "pn532-spi"):
+        cs = 8 if raw["chips"]["spi_device"] == 0 else 7
+        if reader == "pn532-spi":
+            cs = int(raw["chips"]["pn532_cs_pin"])
+        jobs.update({pin: job for pin, job in SPI0_PINS.items() if pin in (9, 10, 11, cs)})
+    used = [("sounder", "pin")]
+    kind = raw["controls"]["kind"]
+    if kind in ("buttons", "both"):
+        used += [("controls", f"{name}_pin") for name in ("up", "down", "select", "back")]
+    if kind in ("encoder", "both"):
+        used += [("controls", f"encoder_{name}_pin") for name in ("a", "b", "push")]
+    if reader == "rc522":
+        used.append(("chips", "rst_pin"))
+    for section, key in used:
+        pin = int(raw[section][key])
+        if pin in jobs:
+            raise ConfigError(
+                f"{where}: [{section}] {key} = {pin} is also {jobs[pin]}; each GPIO pin can do "
+                "one job (docs/config.example.toml lists the defaults)"
+            )
+        jobs[pin] = f"[{section}] {key}"
 
 
 def load(path: Path | str | None = None, *, hardware: str | None = None) -> Config:

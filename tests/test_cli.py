@@ -239,3 +239,15 @@ def test_wrong_parameter_names_what_is_allowed(capsys: pytest.CaptureFixture[str
 def test_unknown_action_lists_the_actions(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "on_the_frontier", "teleport"]) == 2
     assert "its actions are:" in capsys.readouterr().err
+
+
+def test_a_file_where_a_folder_should_be_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    in_the_way = tmp_path / "frames"
+    in_the_way.write_text("not a folder")
+    assert main(["demo", "--frames", str(in_the_way), "--max-inputs", "3",
+                 "--journal", str(tmp_path / "j.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {in_the_way}: ") and "check the path" in err
+    assert len(err.strip().splitlines()) == 1

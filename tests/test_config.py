@@ -91,3 +91,23 @@ def test_dice_per_throw_reach_the_box_as_limits_per_kind(tmp_path: Path) -> None
 def test_state_dir_follows_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/companion")
     assert config.load().journal_path == Path("/var/lib/companion/journal.sqlite3")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[controls]\nup_pin = 5\ndown_pin = 5\n", "[controls] down_pin = 5 is also [controls] up_pin"),
+    ("[sounder]\npin = 13\n", "[controls] select_pin = 13 is also [sounder] pin"),
+    ("[controls]\nkind = \"encoder\"\nencoder_a_pin = 3\n",
+     "[controls] encoder_a_pin = 3 is also I2C SCL"),
+    ('[chips]\nreader = "rc522"\nrst_pin = 10\n', "[chips] rst_pin = 10 is also SPI MOSI"),
+    ('[chips]\nreader = "pn532-spi"\n[sounder]\npin = 7\n', "[sounder] pin = 7 is also SPI CE1"),
+])
+def test_one_gpio_pin_for_two_jobs_is_named(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match="each GPIO pin can do one job") as err:
+        config.load(write(tmp_path, text))
+    assert message in str(err.value)
+
+
+def test_pins_of_devices_not_in_use_may_be_shared(tmp_path: Path) -> None:
+    # Buttons only: the encoder's pins are free; no SPI reader: the SPI pins are free.
+    cfg = config.load(write(tmp_path, "[controls]\nencoder_a_pin = 5\n[sounder]\npin = 10\n"))
+    assert cfg["sounder"]["pin"] == 10

@@ -114,7 +114,11 @@ def load_labels(txt: Path, width: int, height: int) -> list[tuple[int, tuple[flo
     segmentation line, ``CLASS X1 Y1 X2 Y2 ...``, counts as the box around its points.
     """
     out: list[tuple[int, tuple[float, ...]]] = []
-    for n, line in enumerate(txt.read_text().splitlines(), 1):
+    try:
+        text = txt.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise VisionError(f"{txt}: not a text file of YOLO labels") from None
+    for n, line in enumerate(text.splitlines(), 1):
         p = line.split()
         if not p:
             continue

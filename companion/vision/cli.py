@@ -29,6 +29,16 @@ from .types import KINDS, Calibration, FrameReading, VisionError
 DEFAULT_STORE = Path("~/.local/share/companion/logo-faces")
 
 
+def _positive_pixels(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 100_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size in pixels (a number over 0)")
+    return value
+
+
 def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     dice = subparsers.add_parser("dice", help="read dice with the camera (vision tools)")
     sub = dice.add_subparsers(dest="dice_command", required=True)
@@ -76,7 +86,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     p.add_argument("--corners", default=None,
                    help="the tray floor's four corners as X1,Y1,...,X4,Y4 pixels, for a "
                         "camera at an angle (override; found by itself when it can be)")
-    p.add_argument("--die-px", type=float, default=None, help="die size in pixels (override)")
+    p.add_argument("--die-px", type=_positive_pixels, default=None,
+                   help="die size in pixels (override)")
     p.add_argument("--picture", type=Path, default=Path("dice-calibration.jpg"),
                    help="where to save the annotated picture (default %(default)s)")
     p.add_argument("--config", type=Path, default=None,

@@ -125,6 +125,9 @@ class Calibration:
             ) from e
         if cal.frame_size[0] <= 0 or cal.frame_size[1] <= 0:
             raise VisionError("calibration frame_size must be positive; recalibrate")
+        if not 0 <= cal.die_px < 10 * max(cal.frame_size):
+            raise VisionError(f"calibration die_px = {cal.die_px} is not a die size in pixels "
+                              "(0 = measure it in each frame); recalibrate")
         if cal.tray is not None and (cal.tray[2] <= 0 or cal.tray[3] <= 0):
             raise VisionError("calibration tray has zero size; recalibrate")
         if cal.corners is not None:

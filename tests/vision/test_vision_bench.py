@@ -118,3 +118,10 @@ def test_bench_over_rewritten_photos(reader: DiceReader) -> None:
     assert asked == [0, 1]
     assert (again.correct, again.dice, again.unreadable) == (res.correct, res.dice,
                                                              res.unreadable)
+
+
+def test_a_binary_label_file_is_named(tmp_path: Path) -> None:
+    txt = tmp_path / "roll.txt"
+    txt.write_bytes(bytes(range(256)))
+    with pytest.raises(VisionError, match=r"roll\.txt: not a text file of YOLO labels"):
+        load_labels(txt, 100, 100)

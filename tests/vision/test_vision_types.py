@@ -33,7 +33,7 @@ def test_scaled_geometry_follows_resolution() -> None:
 @pytest.mark.parametrize(
     "bad",
     [{"frame_size": "x"}, {"frame_size": [0, 10]}, {"tray": [1, 2]}, {"gains": [1]},
-     {"tray": [0, 0, 0, 5]}],
+     {"tray": [0, 0, 0, 5]}, {"die_px": -5}, {"die_px": float("nan")}],
 )
 def test_malformed_calibration_is_a_vision_error(bad: dict[str, object]) -> None:
     with pytest.raises(VisionError):
