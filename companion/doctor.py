@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from companion import config as config_module
 from companion.errors import CompanionError
+from companion.session.salvage import wal_damage
 
 Status = Literal["ok", "absent", "skip", "warn", "fail"]
 
@@ -446,10 +447,13 @@ def check_journal(path: Path) -> Check:
             "/opt/companion/venv/bin/companion doctor",
         )
     fix = (
-        f"stop the box (sudo systemctl stop companion), keep a copy (cp {path} ~/), "
-        f"then try `sqlite3 {path} .recover | sqlite3 recovered.sqlite3`; "
-        "or move it away to start a fresh game"
+        "stop the box (sudo systemctl stop companion), then run `companion journal salvage`: "
+        "it copies every readable event to a fresh journal and keeps the damaged file"
     )
+    wal = Path(f"{path}-wal")
+    damage = wal_damage(wal) if wal.is_file() else None
+    if damage is not None:
+        return Check("journal", "fail", f"{path}: {damage}", fix)
     result: str | None = None
     error = ""
     for query in ("mode=ro", "immutable=1"):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from journal_copies import crash_copy, damage_the_middle_of_its_wal
 
 from companion import doctor
 from companion.doctor import Check, System
@@ -175,9 +176,18 @@ def test_journal_ok_and_damaged(tmp_path: Path) -> None:
     bad.write_bytes(b"this is not a database" * 100)
     result = doctor.check_journal(bad)
     assert result.status == "fail"
-    assert "sqlite3" in result.fix
+    assert "companion journal salvage" in result.fix
 
     assert doctor.check_journal(tmp_path / "absent.sqlite3").status == "ok"
+
+
+def test_a_damaged_write_ahead_log_is_a_failed_journal(tmp_path: Path) -> None:
+    # SQLite's own quick_check reads the log up to the damage and finds nothing wrong.
+    copy = crash_copy(tmp_path, 200)
+    damage_the_middle_of_its_wal(copy)
+    result = doctor.check_journal(copy)
+    assert result.status == "fail" and "write-ahead log is damaged" in result.detail
+    assert "companion journal salvage" in result.fix
 
 
 def test_journal_in_state_directory(tmp_path: Path) -> None:

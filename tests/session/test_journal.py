@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from journal_copies import crash_copy, damage_the_middle_of_its_wal
 
 from companion.errors import JournalError
 from companion.session.events import (
@@ -172,26 +172,14 @@ def test_a_check_that_refuses_moves_nothing(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == [path]
 
 
-def _crash_copy(tmp_path: Path, events: int) -> Path:
-    """A journal as a pulled plug leaves it: its last events still in the WAL."""
-    live = Journal(tmp_path / "live.sqlite3")
-    for index in range(events):
-        live.append(ChoiceMade(f"choice-{index}-" + "x" * 50))
-    copy = tmp_path / "copy.sqlite3"
-    for suffix in ("", "-wal"):
-        shutil.copy(f"{live.path}{suffix}", f"{copy}{suffix}")
-    live.close()
-    return copy
-
-
 def test_a_journal_left_by_a_pulled_plug_opens_with_every_event(tmp_path: Path) -> None:
-    copy = _crash_copy(tmp_path, 200)
+    copy = crash_copy(tmp_path, 200)
     assert Path(f"{copy}-wal").stat().st_size > 100_000
     assert len(Journal(copy).entries()) == 200
 
 
 def test_an_event_torn_by_the_plug_is_not_damage(tmp_path: Path) -> None:
-    copy = _crash_copy(tmp_path, 200)
+    copy = crash_copy(tmp_path, 200)
     wal = Path(f"{copy}-wal")
     wal.write_bytes(wal.read_bytes()[:-3000])  # the last write cut short
     assert len(Journal(copy).entries()) == 199
@@ -199,14 +187,11 @@ def test_an_event_torn_by_the_plug_is_not_damage(tmp_path: Path) -> None:
 
 def test_a_wal_damaged_in_the_middle_is_refused_and_salvaged_whole(tmp_path: Path) -> None:
     # SQLite itself would replay the log up to the damage and drop the rest for good.
-    copy = _crash_copy(tmp_path, 200)
-    wal = Path(f"{copy}-wal")
-    data = bytearray(wal.read_bytes())
-    data[len(data) // 3 : len(data) // 3 + 5000] = bytes(5000)
-    wal.write_bytes(bytes(data))
+    copy = crash_copy(tmp_path, 200)
+    damaged = damage_the_middle_of_its_wal(copy)
     with pytest.raises(JournalError, match=r"write-ahead log is damaged.*journal salvage"):
         Journal(copy)
-    assert wal.read_bytes() == bytes(data)  # nothing checkpointed away
+    assert Path(f"{copy}-wal").read_bytes() == damaged  # nothing checkpointed away
     _, kept, _ = salvage(copy)
     assert kept == 200
 

@@ -1,0 +1,31 @@
+"""Journals as a pulled plug or a failing SD card leave them (shared by the journal and
+doctor tests)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from companion.session.events import ChoiceMade
+from companion.session.journal import Journal
+
+
+def crash_copy(folder: Path, events: int) -> Path:
+    """A journal copied while the box was writing it: its last events still in the WAL."""
+    live = Journal(folder / "live.sqlite3")
+    for index in range(events):
+        live.append(ChoiceMade(f"choice-{index}-" + "x" * 50))
+    copy = folder / "copy.sqlite3"
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{live.path}{suffix}", f"{copy}{suffix}")
+    live.close()
+    return copy
+
+
+def damage_the_middle_of_its_wal(journal: Path) -> bytes:
+    """Zero 5,000 bytes a third of the way into the journal's WAL; the damaged bytes."""
+    wal = Path(f"{journal}-wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) // 3 : len(data) // 3 + 5000] = bytes(5000)
+    wal.write_bytes(bytes(data))
+    return bytes(data)
