@@ -46,6 +46,14 @@ class Journal:
                 "to copy every readable event to a fresh journal (the damaged file is kept)")
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
+            tables = {row[0] for row in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "events" not in tables:
+                self.db.close()
+                raise JournalError(
+                    f"{path} is an SQLite file but not a game journal (its tables: "
+                    f"{', '.join(sorted(tables))}); it was left as it is: name the journal "
+                    "file, or another file for a new game")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute(

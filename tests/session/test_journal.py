@@ -263,3 +263,14 @@ def test_sqlite_is_really_used(tmp_path: Path) -> None:
     journal.close()
     rows = sqlite3.connect(tmp_path / "j.sqlite3").execute("SELECT kind FROM events").fetchall()
     assert rows == [("ChoiceMade",)]
+
+
+def test_another_sqlite_file_is_not_taken_for_a_journal(tmp_path: Path) -> None:
+    other = tmp_path / "inventory.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE figures (name TEXT)")
+    db.close()
+    before = other.read_bytes()
+    with pytest.raises(JournalError, match=r"not a game journal \(its tables: figures\)"):
+        Journal(other)
+    assert other.read_bytes() == before
