@@ -236,6 +236,12 @@ def test_wrong_parameter_names_what_is_allowed(capsys: pytest.CaptureFixture[str
     assert "has no parameter 'bogus'" in err and "it takes:" in err
 
 
+def test_a_parameter_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # It used to take the last silently: the referee may have meant either.
+    assert main(["odds", "tenir_le_fort", "ffl-fire", "riflemen=3", "riflemen=4"]) == 2
+    assert "parameter 'riflemen' is given twice" in capsys.readouterr().err
+
+
 def test_unknown_action_lists_the_actions(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "on_the_frontier", "teleport"]) == 2
     assert "its actions are:" in capsys.readouterr().err

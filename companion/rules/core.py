@@ -297,6 +297,8 @@ class Action:
                     f"{self.name} has no parameter {key!r}; it takes: "
                     + (", ".join(known) or "no parameters")
                 )
+            if key in given:
+                raise RulesError(f"parameter {key!r} is given twice; give it once")
             given[key] = known[key].parse(value)
         return self.complete_params(given)
 
