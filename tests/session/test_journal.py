@@ -30,6 +30,16 @@ EVENTS = [
 ]
 
 
+def _journal_of_events(path: Path, then: str = "") -> Journal:
+    """A journal holding EVENTS, open, with ``then`` (SQL) run on it: the damage."""
+    journal = Journal(path)
+    for event in EVENTS:
+        journal.append(event)
+    if then:
+        journal.db.execute(then)
+    return journal
+
+
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
 def test_every_event_survives_encoding(event: object) -> None:
     assert decode(*encode(event)) == event  # type: ignore[arg-type]
@@ -53,10 +63,8 @@ def test_events_come_back_in_order_after_reopening(tmp_path: Path) -> None:
 
 
 def test_a_tampered_row_is_named_not_replayed(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
-    for event in EVENTS:
-        journal.append(event)
-    journal.db.execute('UPDATE events SET payload = \'{"key": "charge"}\' WHERE seq = 3')
+    journal = _journal_of_events(
+        tmp_path / "j.sqlite3", 'UPDATE events SET payload = \'{"key": "charge"}\' WHERE seq = 3')
     with pytest.raises(JournalError, match=r"event 3 .* damaged .*companion journal salvage"):
         journal.entries()
     journal.close()
@@ -64,11 +72,7 @@ def test_a_tampered_row_is_named_not_replayed(tmp_path: Path) -> None:
 
 def test_salvage_keeps_every_readable_event_and_the_damaged_file(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
-    journal = Journal(path)
-    for event in EVENTS:
-        journal.append(event)
-    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 4")
-    journal.close()
+    _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq = 4").close()
     backup, kept, left_out = salvage(path)
     assert backup.exists()
     assert (kept, left_out) == (3, len(EVENTS) - 4)  # replay stops at the gap
@@ -111,11 +115,7 @@ def test_salvage_of_truncated_journal_keeps_the_readable_start(tmp_path: Path) -
 
 
 def _with_first_row_damaged(path: Path) -> None:
-    journal = Journal(path)
-    for event in EVENTS:
-        journal.append(event)
-    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 1")
-    journal.close()
+    _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq = 1").close()
 
 
 def test_salvage_without_the_scenario_moves_nothing_and_says_what_to_give(
@@ -213,21 +213,14 @@ def test_a_second_salvage_keeps_the_first_backup(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     backups = []
     for _ in range(2):
-        journal = Journal(path)
-        for event in EVENTS:
-            journal.append(event)
-        journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 4")
-        journal.close()
+        _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq = 4").close()
         backups.append(salvage(path)[0])
     assert backups[0] != backups[1] and all(b.exists() for b in backups)
     assert unused_name(backups[0]) != backups[0]
 
 
 def test_a_missing_event_is_named(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
-    for event in EVENTS:
-        journal.append(event)
-    journal.db.execute("DELETE FROM events WHERE seq = 3")
+    journal = _journal_of_events(tmp_path / "j.sqlite3", "DELETE FROM events WHERE seq = 3")
     with pytest.raises(JournalError, match=r"event 3 of the journal .* is missing"):
         journal.entries()
     journal.close()
@@ -235,11 +228,7 @@ def test_a_missing_event_is_named(tmp_path: Path) -> None:
 
 def test_a_named_scenario_needs_the_event_after_it(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
-    journal = Journal(path)
-    for event in EVENTS:
-        journal.append(event)
-    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq IN (1, 2)")
-    journal.close()
+    _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq IN (1, 2)").close()
     with pytest.raises(JournalError, match="right after the scenario are lost too"):
         salvage(path, EVENTS[0])
     assert list(tmp_path.iterdir()) == [path]
