@@ -62,10 +62,17 @@ def test_events_come_back_in_order_after_reopening(tmp_path: Path) -> None:
     assert [e.event for e in entries] == EVENTS
 
 
-def test_a_tampered_row_is_named_not_replayed(tmp_path: Path) -> None:
-    journal = _journal_of_events(
-        tmp_path / "j.sqlite3", 'UPDATE events SET payload = \'{"key": "charge"}\' WHERE seq = 3')
-    with pytest.raises(JournalError, match=r"event 3 .* damaged .*companion journal salvage"):
+@pytest.mark.parametrize(("damage", "message"), [
+    ('UPDATE events SET payload = \'{"key": "charge"}\' WHERE seq = 3',
+     r"event 3 .* damaged .*companion journal salvage"),
+    ("DELETE FROM events WHERE seq = 3",
+     r"event 3 of the journal .* is missing .*companion journal salvage"),
+], ids=["tampered", "missing"])
+def test_a_damaged_or_missing_row_is_named_not_replayed(
+    tmp_path: Path, damage: str, message: str
+) -> None:
+    journal = _journal_of_events(tmp_path / "j.sqlite3", damage)
+    with pytest.raises(JournalError, match=message):
         journal.entries()
     journal.close()
 
@@ -217,13 +224,6 @@ def test_a_second_salvage_keeps_the_first_backup(tmp_path: Path) -> None:
         backups.append(salvage(path)[0])
     assert backups[0] != backups[1] and all(b.exists() for b in backups)
     assert unused_name(backups[0]) != backups[0]
-
-
-def test_a_missing_event_is_named(tmp_path: Path) -> None:
-    journal = _journal_of_events(tmp_path / "j.sqlite3", "DELETE FROM events WHERE seq = 3")
-    with pytest.raises(JournalError, match=r"event 3 of the journal .* is missing"):
-        journal.entries()
-    journal.close()
 
 
 def test_a_named_scenario_needs_the_event_after_it(tmp_path: Path) -> None:
