@@ -251,7 +251,7 @@ def _status(args: argparse.Namespace) -> int:
     cfg = _load_config(args)
     if not cfg.journal_path.exists():
         raise CompanionError(f"no game at {cfg.journal_path}; start one with 'companion new'")
-    journal = Journal(cfg.journal_path)
+    journal = Journal(cfg.journal_path, create=False)
     session = GameSession.resume(journal)
     journal.close()
     lines = session.describe()
@@ -278,7 +278,7 @@ def _journal_check(args: argparse.Namespace) -> int:
     path = Path(args.journal) if args.journal else cfg.journal_path
     if not path.exists():
         raise CompanionError(f"no journal at {path}")
-    journal = Journal(path)
+    journal = Journal(path, create=False)
     entries = journal.entries()
     record = replay(e.event for e in entries)
     journal.close()
@@ -295,7 +295,7 @@ def _healthy_events(path: Path) -> int | None:
     from companion.session.session import replay
 
     try:
-        journal = Journal(path)
+        journal = Journal(path, create=False)
         try:
             events = [entry.event for entry in journal.entries()]
         finally:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion import config as config_module
-from companion.errors import CompanionError
+from companion.errors import CompanionError, HardwareError
 from companion.session.salvage import wal_damage
 
 Status = Literal["ok", "absent", "skip", "warn", "fail"]
@@ -247,9 +247,13 @@ def check_gpio(system: System, on_pi: bool) -> Check:
     return Check("gpio", "ok", ", ".join(chips))
 
 
-def check_camera(system: System, on_pi: bool, source: str, needed_by: str) -> Check:
+def check_camera(system: System, on_pi: bool, source: str, needed_by: str,
+                 path: str = "") -> Check:
+    if source == "files":
+        return _check_camera_files(path)
     if source != "picamera2" and needed_by != "aruco":
-        return Check("camera", "skip", f"config uses camera source '{source}'")
+        return Check("camera", "skip", f"config uses camera source '{source}'"
+                     + (f" ({path})" if path else ""))
     fix = (
         "check the ribbon cable (contacts facing the board at both ends, latch closed), "
         "camera_auto_detect=1 in /boot/firmware/config.txt, then reboot; "
@@ -274,6 +278,21 @@ def check_camera(system: System, on_pi: bool, source: str, needed_by: str) -> Ch
     if videos:
         return Check("camera", "absent", f"no Pi camera; video devices: {', '.join(videos)}")
     return Check("camera", "absent", "no camera (not a Raspberry Pi: expected)")
+
+
+def _check_camera_files(path: str) -> Check:
+    from companion.ports.camera import FileCamera
+
+    fix = ('set [camera] path to an image or a folder of images, or source = "picamera2" '
+           "for the Pi camera")
+    if not path:
+        return Check("camera", "fail", '[camera] source = "files" but no path is set', fix)
+    try:
+        frames = FileCamera(Path(path).expanduser())
+    except HardwareError as exc:
+        return Check("camera", "fail", str(exc), fix)
+    count = len(frames.paths)
+    return Check("camera", "ok", f"{count} image{'s' if count != 1 else ''} from {path}")
 
 
 def check_chip_reader(system: System, on_pi: bool, chips: Any, i2c_port: int) -> Check:
@@ -455,6 +474,7 @@ def check_journal(path: Path) -> Check:
     if damage is not None:
         return Check("journal", "fail", f"{path}: {damage}", fix)
     result: str | None = None
+    tables: set[str] = set()
     error = ""
     for query in ("mode=ro", "immutable=1"):
         try:
@@ -463,11 +483,19 @@ def check_journal(path: Path) -> Check:
             ) as db:
                 row = db.execute("PRAGMA quick_check").fetchone()
                 result = str(row[0]) if row else "no answer"
+                tables = {name for (name,) in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
                 break
         except sqlite3.DatabaseError as exc:
             error = str(exc)
     if result is None:
         return Check("journal", "fail", f"{path}: cannot be read as SQLite ({error})", fix)
+    if not tables:
+        return Check("journal", "warn", f"{path} holds no game (an empty file)",
+                     "start the game with `companion new --system NAME` (or --scenario FILE)")
+    if "events" not in tables:
+        return Check("journal", "fail", f"{path} is an SQLite file but not a game journal",
+                     "set [box] state_dir to the folder of the game's journal.sqlite3")
     if result != "ok":
         return Check("journal", "fail", f"{path}: quick_check says {result}", fix)
     size_kb = path.stat().st_size // 1024
@@ -590,8 +618,8 @@ def run_checks(config_path: str | None, system: System | None = None) -> list[Ch
             ),
         )
     )
-    results.extend(_guard("camera", lambda: check_camera(system, on_pi, str(camera["source"]),
-                                                          reader)))
+    results.extend(_guard("camera", lambda: check_camera(
+        system, on_pi, str(camera["source"]), reader, str(camera["path"]))))
     results.extend(_guard("chip reader", lambda: check_chip_reader(system, on_pi, chips, port)))
     results.extend(_guard("groups", lambda: check_groups(system, on_pi)))
     jpath = journal_path(cfg)

@@ -181,6 +181,19 @@ def test_journal_ok_and_damaged(tmp_path: Path) -> None:
     assert doctor.check_journal(tmp_path / "absent.sqlite3").status == "ok"
 
 
+def test_an_empty_or_foreign_journal_file_is_named(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    result = doctor.check_journal(empty)
+    assert (result.status, result.detail) == ("warn", f"{empty} holds no game (an empty file)")
+    assert "companion new" in result.fix and empty.read_bytes() == b""
+    other = tmp_path / "inventory.db"
+    with sqlite3.connect(other) as db:
+        db.execute("create table figures (name)")
+    db.close()
+    assert doctor.check_journal(other).status == "fail"
+
+
 def test_a_damaged_write_ahead_log_is_a_failed_journal(tmp_path: Path) -> None:
     # SQLite's own quick_check reads the log up to the damage and finds nothing wrong.
     copy = crash_copy(tmp_path, 200)
@@ -194,7 +207,7 @@ def test_journal_in_state_directory(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir()
     with sqlite3.connect(state / "journal.sqlite3") as db:
-        db.execute("create table t (x)")
+        db.execute("create table events (x)")
     db.close()
     checks = by_name(doctor.run_checks(None, System(root=tmp_path, which=lambda _: None)))
     assert checks["journal"].status == "ok"
@@ -235,3 +248,21 @@ def test_on_a_real_pi(capsys: pytest.CaptureFixture[str]) -> None:
     code = args.func(args)
     out = capsys.readouterr().out
     assert code == 0, out
+
+
+@pytest.mark.parametrize(("path", "status", "detail"), [
+    ("", "fail", 'source = "files" but no path is set'),
+    ("nowhere", "fail", "does not exist"),
+    ("frames", "fail", "no images"),
+    ("frames/tray.png", "ok", "1 image from"),
+])
+def test_a_files_camera_is_checked_not_skipped(
+    tmp_path: Path, path: str, status: str, detail: str
+) -> None:
+    (tmp_path / "frames").mkdir()
+    if path.endswith(".png"):
+        (tmp_path / path).write_bytes(b"listed, not decoded")
+    where = str(tmp_path / path) if path else ""
+    result = doctor.check_camera(System(root=tmp_path), False, "files", "rc522", where)
+    assert result.status == status and detail in result.detail
+    assert status == "ok" or "[camera] path" in result.fix

@@ -34,9 +34,13 @@ def _crc(kind: str, payload: str) -> int:
 
 
 class Journal:
-    def __init__(self, path: Path) -> None:
+    """Open the journal at ``path``; ``create=False`` for commands that only read or resume a
+    game, so that an empty file is refused as it is rather than made into an empty journal."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
         wal = Path(f"{path}-wal")
         problem = wal_damage(wal) if wal.is_file() else None
         if problem is not None:
@@ -54,6 +58,14 @@ class Journal:
                     f"{path} is an SQLite file but not a game journal (its tables: "
                     f"{', '.join(sorted(tables))}); it was left as it is: name the journal "
                     "file, or another file for a new game")
+            if not tables and not create:
+                self.db.close()
+                what = ("an empty file (0 bytes)" if path.stat().st_size == 0
+                        else "an SQLite file without tables")
+                raise JournalError(
+                    f"{path} is {what}: no game was ever recorded in it, and it was left as "
+                    "it is; name the game's journal, or start a game there with "
+                    "'companion new'")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute(
@@ -71,13 +83,14 @@ class Journal:
                 "to copy every readable event to a fresh journal (the damaged file is kept)"
             ) from None
 
-    def append(self, event: Event) -> int:
-        """Store the event durably and return its sequence number."""
+    def append(self, event: Event, at: float | None = None) -> int:
+        """Store the event durably and return its sequence number. ``at`` (wall-clock
+        seconds) is now unless given: salvage keeps each event's original time."""
         kind, payload = encode(event)
         try:
             cursor = self.db.execute(
                 "INSERT INTO events (kind, payload, crc, at) VALUES (?, ?, ?, ?)",
-                (kind, payload, _crc(kind, payload), time.time()),
+                (kind, payload, _crc(kind, payload), time.time() if at is None else at),
             )
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write to the journal {self.path} ({exc})") from None
@@ -154,13 +167,16 @@ def salvage(
     events before anything is moved (the caller replays them) and may refuse.
     """
     found: dict[int, Event] = {}
-    for seq, kind, payload, crc in scan_rows(path):
+    times: dict[int, float] = {}
+    for seq, kind, payload, crc, at in scan_rows(path):
         if _crc(kind, payload) != crc:
             continue
         try:
             found[seq] = decode(kind, payload)
         except JournalError:
             continue
+        if at is not None:
+            times[seq] = at
     if first is not None:
         if 1 in found:
             raise JournalError(
@@ -193,7 +209,7 @@ def salvage(
         if side.exists():
             shutil.move(str(side), str(backup) + suffix)
     fresh = Journal(path)
-    for event in events:
-        fresh.append(event)
+    for seq, event in enumerate(events, start=1):
+        fresh.append(event, times.get(seq))
     fresh.close()
     return backup, len(events), len(found) - len(events)

@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
-Row = tuple[int, str, str, int]  # seq, kind, payload, crc
+Row = tuple[int, str, str, int, float | None]  # seq, kind, payload, crc, at (when readable)
 
 LEAF_TABLE = 0x0D
 
@@ -195,7 +195,8 @@ def scan_rows(path: Path) -> list[Row]:
                 continue
             if len(values) != 5 or not isinstance(values[1], str) or not isinstance(values[2], str):
                 continue
-            crc = values[3]
-            if isinstance(crc, int):
-                rows[rowid] = (rowid, values[1], values[2], crc)
+            checksum, stamp = values[3], values[4]
+            if isinstance(checksum, int):
+                rows[rowid] = (rowid, values[1], values[2], checksum,
+                               float(stamp) if isinstance(stamp, (int, float)) else None)
     return [rows[seq] for seq in sorted(rows)]

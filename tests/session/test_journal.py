@@ -263,3 +263,25 @@ def test_another_sqlite_file_is_not_taken_for_a_journal(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match=r"not a game journal \(its tables: figures\)"):
         Journal(other)
     assert other.read_bytes() == before
+
+
+def test_an_empty_file_is_not_made_into_a_journal_by_reading_it(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    path.touch()
+    with pytest.raises(JournalError, match=r"empty file \(0 bytes\).*left as it is"):
+        Journal(path, create=False)
+    assert path.read_bytes() == b"" and list(tmp_path.iterdir()) == [path]
+    Journal(path).close()  # 'companion new' takes it as it is
+    assert path.stat().st_size > 0
+
+
+def test_salvage_keeps_each_event_s_time(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    for index, event in enumerate(EVENTS):
+        journal.append(event, at=1_700_000_000.0 + 60 * index)
+    journal.db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 5")
+    journal.close()
+    salvage(path)
+    kept = Journal(path).entries()
+    assert [entry.at for entry in kept] == [1_700_000_000.0 + 60 * i for i in range(4)]
