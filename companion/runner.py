@@ -80,7 +80,7 @@ def open_session(cfg: Config) -> tuple[Journal, GameSession]:
             f"no game at {path}; start one with 'companion new --system NAME' "
             "or 'companion new --scenario FILE'"
         )
-    journal = Journal(path)
+    journal = Journal(path, create=False)
     try:
         return journal, GameSession.resume(journal)
     except JournalError:
@@ -346,7 +346,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     acked = 0
     inputs = 0
     table = SimTable(box, random.Random(args.autoplay)) if args.autoplay is not None else None
-    script = _script_lines(args.script) if args.script else None
+    script = iter(read_script(args.script)) if args.script else None
     if not is_pi and table is None and script is None:
         if args.keyboard:
             threading.Thread(
@@ -369,10 +369,10 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 table.act()
                 inputs += 1
             elif script is not None:
-                line = next(script, None)
-                if line is None:
+                scripted = next(script, None)
+                if scripted is None:
                     break
-                _script_input(box, line)
+                box.handle(scripted)
                 inputs += 1
             box.pump(timeout=None if table or script else 0.2)
             outputs.tick()
@@ -402,38 +402,56 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     return code
 
 
-def _script_lines(path: Path) -> Any:
+SCRIPT_LINES = ("'press BUTTON', 'long BUTTON', 'chip NAME', 'tag UID', "
+                "'dice KIND:VALUE,KIND:VALUE...', 'fail DEVICE' or 'back DEVICE'")
+
+
+def read_script(path: Path) -> list[BoxInput]:
+    """Every input of a script, checked before the game is touched, so that a bad line is
+    named by its number and no event of the script is journaled before it is found."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise CompanionError(f"cannot read the input script {path} ({exc})") from None
-    return iter([ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")])
+    inputs = []
+    for number, line in enumerate(lines, start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            inputs.append(_script_input(line))
+        except ValueError as exc:
+            raise CompanionError(
+                f"input script {path} line {number}: {exc}; a line is {SCRIPT_LINES}, "
+                "and # starts a comment") from None
+    return inputs
 
 
-def _script_input(box: Box, line: str) -> None:
-    """One scripted input: 'press select', 'long select', 'chip NAME', 'tag UID',
-    'dice d6:6,d6:5', 'fail camera', 'back camera'."""
+def _script_input(line: str) -> BoxInput:
     from companion.box import DiceSeen, SeenDie
+    from companion.ports.controls import BUTTONS
 
     word, _, rest = line.partition(" ")
+    rest = rest.strip()
     if word in ("press", "long"):
-        box.handle(ButtonPressed(rest.strip(), word == "long"))
-    elif word == "chip":
-        box.handle(TagSeen(sim_uid(rest.strip()), rest.strip()))
-    elif word == "tag":
-        box.handle(TagSeen(rest.strip(), None))
-    elif word == "dice":
+        if rest not in BUTTONS:
+            raise ValueError(f"there is no button {rest!r} (the buttons: {', '.join(BUTTONS)})")
+        return ButtonPressed(rest, word == "long")
+    if word in ("chip", "tag", "fail", "back") and rest:
+        if word == "chip":
+            return TagSeen(sim_uid(rest), rest)
+        if word == "tag":
+            return TagSeen(rest, None)
+        return DeviceFault(rest, "simulated failure") if word == "fail" else DeviceBack(rest)
+    if word == "dice" and rest:
         dice = []
-        for i, item in enumerate(rest.replace(" ", "").split(",")):
+        for index, item in enumerate(rest.replace(" ", "").split(",")):
             kind, _, value = item.partition(":")
-            dice.append(SeenDie(kind, int(value), (i * 40, 0, 30, 30)))
-        box.handle(DiceSeen(tuple(dice)))
-    elif word == "fail":
-        box.handle(DeviceFault(rest.strip(), "simulated failure"))
-    elif word == "back":
-        box.handle(DeviceBack(rest.strip()))
-    else:
-        raise CompanionError(f"input script: cannot understand {line!r}")
+            if not kind or not value.lstrip("-").isdigit():
+                raise ValueError(f"{item!r} is not a die written KIND:VALUE such as d6:5")
+            dice.append(SeenDie(kind, int(value), (index * 40, 0, 30, 30)))
+        return DiceSeen(tuple(dice))
+    raise ValueError(f"cannot understand {line!r}")
 
 
 def _keyboard(box: Box, key_to_press: Callable[[str], Any], stopper: Stopper) -> None:

@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.box import ButtonPressed, DeviceBack, DeviceFault, DiceSeen, TagSeen
+from companion.runner import read_script
+from companion.simtable import sim_uid
+
 
 def companion(
     *args: str, env: dict[str, str] | None = None, stdin: str | None = None
@@ -55,12 +59,33 @@ def test_unknown_chip_in_a_script_is_refused_and_nothing_recorded(
     assert '"events": 1' in companion("status", "--json").stdout
 
 
-def test_a_nonsense_script_line_is_named(game: None, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("line", "complaint"), [
+    ("juggle three dice", "cannot understand 'juggle three dice'"),
+    ("press enter", "there is no button 'enter' (the buttons: up, down, select, back)"),
+    ("dice d6:six", "'d6:six' is not a die written KIND:VALUE such as d6:5"),
+    ("chip", "cannot understand 'chip'"),
+])
+def test_a_bad_script_line_is_named_before_anything_is_played(
+    game: None, tmp_path: Path, line: str, complaint: str
+) -> None:
     script = tmp_path / "inputs.txt"
-    script.write_text("juggle three dice\n")
+    script.write_text(f"# initiative\ndice d6:2\ndice d6:5\n{line}\npress select\n")
     result = companion("run", "--script", str(script))
     assert result.returncode == 2
-    assert "cannot understand 'juggle three dice'" in result.stderr
+    assert f"input script {script} line 4: {complaint}" in result.stderr
+    assert '"events": 1' in companion("status", "--json").stdout
+
+
+def test_read_script_makes_each_line_its_input(tmp_path: Path) -> None:
+    script = tmp_path / "inputs.txt"
+    script.write_text("long select\nchip L1\ntag 04AB\ndice d6:6, d10:0\n"
+                      "fail camera\nback camera\n")
+    inputs = read_script(script)
+    assert inputs[:3] == [ButtonPressed("select", True), TagSeen(sim_uid("L1"), "L1"),
+                          TagSeen("04AB", None)]
+    assert isinstance(inputs[3], DiceSeen)
+    assert [(d.kind, d.value) for d in inputs[3].dice] == [("d6", 6), ("d10", 0)]
+    assert inputs[4:] == [DeviceFault("camera", "simulated failure"), DeviceBack("camera")]
 
 
 def test_sigterm_stops_cleanly_and_tells_systemd(game: None, tmp_path: Path) -> None:

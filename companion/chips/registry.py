@@ -160,6 +160,10 @@ class ChipRegistry:
     @classmethod
     def _from_data(cls, data: dict[str, Any], path: Path, text: str) -> ChipRegistry:
         version = data.get("version", FORMAT_VERSION)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ChipRegistryError(
+                f"{path}: version must be a whole number, written version = {FORMAT_VERSION} "
+                f"(without quotes), not {version!r}")
         if version != FORMAT_VERSION:
             raise ChipRegistryError(
                 f"{path}: registry version {version!r} is not supported (expected "

@@ -94,6 +94,7 @@ def test_broken_toml_names_file_and_line(tmp_path: Path) -> None:
         ),
         ('[[chip]]\nuid = "A1B2C3D4"\nname = "a"\ncolour = "red"\n', "unknown key"),
         ("version = 2\n", "version 2 is not supported"),
+        ('version = "1"\n', "version must be a whole number, written version = 1 "),
         ("chips = 3\n", "unknown key"),
     ],
 )
