@@ -272,18 +272,19 @@ def _status(args: argparse.Namespace) -> int:
 
 def _journal_check(args: argparse.Namespace) -> int:
     from companion.session.journal import Journal
-    from companion.session.session import replay
+    from companion.session.session import replay_journal
 
     cfg = _load_config(args)
     path = Path(args.journal) if args.journal else cfg.journal_path
     if not path.exists():
         raise CompanionError(f"no journal at {path}")
     journal = Journal(path, create=False)
-    entries = journal.entries()
-    record = replay(e.event for e in entries)
-    journal.close()
+    try:
+        record = replay_journal(journal)
+    finally:
+        journal.close()
     print(
-        f"{path}: {len(entries)} events, all readable; the game replays "
+        f"{path}: {record.events} events, all readable; the game replays "
         f"({record.system}, fingerprint {record.fingerprint()[:12]})"
     )
     return 0

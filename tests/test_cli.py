@@ -257,3 +257,19 @@ def test_a_file_where_a_folder_should_be_is_one_line(
     err = capsys.readouterr().err
     assert err.startswith(f"error: {in_the_way}: ") and "check the path" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_an_empty_journal_file_is_named_and_left_as_it_is(isolated_box_env: Path) -> None:
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    journal.touch()
+    for command in (("status",), ("journal", "check"), ("run", "--autoplay", "1")):
+        assert_clean_error(run_cli(*command), f"{journal} is an empty file (0 bytes)",
+                           "companion new")
+    assert journal.read_bytes() == b"" and sorted(journal.parent.iterdir()) == [journal]
+    import sqlite3
+
+    sqlite3.connect(journal).executescript(
+        "CREATE TABLE events (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, payload TEXT NOT NULL,"
+        " crc INTEGER NOT NULL, at REAL NOT NULL)").close()
+    assert_clean_error(run_cli("journal", "check"), f"{journal}: the journal holds no game")

@@ -189,6 +189,16 @@ def replay(events: Iterable[Event]) -> GameRecord:
     return record
 
 
+def replay_journal(journal: Journal) -> GameRecord:
+    """`replay` of every event in the journal, its errors naming the file."""
+    try:
+        return replay(entry.event for entry in journal.entries())
+    except JournalError as exc:
+        if str(journal.path) in str(exc):
+            raise
+        raise JournalError(f"{journal.path}: {exc}") from None
+
+
 class GameSession:
     """The running game, journaled. Single-threaded: only the session loop calls it."""
 
@@ -198,7 +208,7 @@ class GameSession:
 
     @classmethod
     def resume(cls, journal: Journal) -> GameSession:
-        return cls(journal, replay(entry.event for entry in journal.entries()))
+        return cls(journal, replay_journal(journal))
 
     @classmethod
     def new(cls, journal: Journal, scenario_toml: str, scenario_name: str = "") -> GameSession:
