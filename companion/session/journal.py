@@ -41,6 +41,8 @@ class Journal:
         self.path = path
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
+        elif not path.is_file():
+            raise JournalError(f"no journal at {path}; start a game with 'companion new'")
         wal = Path(f"{path}-wal")
         problem = wal_damage(wal) if wal.is_file() else None
         if problem is not None:

@@ -273,6 +273,9 @@ def test_an_empty_file_is_not_made_into_a_journal_by_reading_it(tmp_path: Path) 
     assert path.read_bytes() == b"" and list(tmp_path.iterdir()) == [path]
     Journal(path).close()  # 'companion new' takes it as it is
     assert path.stat().st_size > 0
+    with pytest.raises(JournalError, match="no journal at"):
+        Journal(tmp_path / "absent.sqlite3", create=False)
+    assert not (tmp_path / "absent.sqlite3").exists()
 
 
 def test_salvage_keeps_each_event_s_time(tmp_path: Path) -> None:
