@@ -31,6 +31,30 @@ def intact(state: GameState, place: str) -> int:
     return max(0, p.spaces - pair_get(state.hits, place))
 
 
+def weapon_lost(state: GameState, name: str) -> bool:
+    weapon = next(w for w in state.layout.wall_weapons if w.name == name)
+    return pair_get(state.weapon_hits, name) >= weapon.spaces or destroyed(state, weapon.wall)
+
+
+def weapon_spaces(state: GameState, wall: str) -> int:
+    """Spaces of the wall that its standing weapons take: no defender stands on them, and an
+    attacker who lives through a weapon's fire lands there (1.5)."""
+    return sum(
+        w.spaces - pair_get(state.weapon_hits, w.name)
+        for w in state.layout.wall_weapons
+        if w.wall == wall and not weapon_lost(state, w.name)
+    )
+
+
+def defender_room_on_wall(state: GameState, wall: str) -> int:
+    """Open spaces (not a weapon's) left for defenders; attackers stand on the weapon
+    spaces first, so only those beyond them take open ones."""
+    weapons = weapon_spaces(state, wall)
+    attackers = len(at(state, wall, ATTACKER))
+    open_spaces = intact(state, wall) - weapons
+    return open_spaces - len(at(state, wall, DEFENDER)) - max(0, attackers - weapons)
+
+
 def destroyed(state: GameState, place: str) -> bool:
     return state.layout.place(place).damageable and intact(state, place) == 0
 
@@ -59,6 +83,8 @@ def room(state: GameState, place: str, side: str) -> int:
             return UNLIMITED if p.kind == "station" else 0
         return max(0, p.spaces - len(at(state, place, ATTACKER)))
     free = intact(state, place) - len(at(state, place))
+    if p.kind == "wall" and side == DEFENDER:
+        free = min(free, defender_room_on_wall(state, place))
     if p.kind == "tower" and side == DEFENDER:
         free = min(free, tables.TOWER_DEFENDER_LIMIT - len(at(state, place, DEFENDER)))
     return max(0, free)

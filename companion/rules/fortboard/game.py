@@ -346,7 +346,7 @@ def _menu(state: GameState) -> list[Choice]:
         for weapon in layout.wall_weapons:
             if (
                 f"weapon:{weapon.name}" not in state.spent
-                and not _weapon_lost(state, weapon.name)
+                and not board.weapon_lost(state, weapon.name)
                 and _weapon_choices(state, weapon.name)
             ):
                 out.append(Choice(f"weapon:{weapon.name}", f"Use {weapon.name}"))
@@ -364,11 +364,6 @@ def _menu(state: GameState) -> list[Choice]:
                 out.append(Choice(f"{verb}:{unit}", f"{verb.capitalize()} {unit}"))
     out.append(Choice("end", "End move"))
     return out
-
-
-def _weapon_lost(state: GameState, name: str) -> bool:
-    weapon = next(w for w in state.layout.wall_weapons if w.name == name)
-    return pair_get(state.weapon_hits, name) >= weapon.spaces or board.destroyed(state, weapon.wall)
 
 
 def _weapon_wall(state: GameState, name: str) -> str:
@@ -490,7 +485,7 @@ def _reaction_weapons(state: GameState, ask: Ask) -> list[str]:
         for w in state.layout.wall_weapons
         if w.wall == wall
         and f"weapon:{w.name}" not in state.spent
-        and not _weapon_lost(state, w.name)
+        and not board.weapon_lost(state, w.name)
     ]
 
 
@@ -965,16 +960,20 @@ def _attack_structure(state: GameState, target: str, source: str, out: Out) -> G
 
 
 def _on_space(state: GameState, key: str, out: Out) -> GameState:
+    wall = state.top.args[0]
     state = state.pop()
     if key == "open":
         out.log.append("The hit falls on an open space")
-        return state
-    name = key[7:]
-    hits = pair_get(state.weapon_hits, name) + 1
-    out.log.append(f"{name} is hit ({hits}/{_weapon_spaces(state, name)})")
-    if hits >= _weapon_spaces(state, name):
-        out.log.append(f"{name} is destroyed")
-    return replace(state, weapon_hits=pair_set(state.weapon_hits, name, hits))
+    else:
+        name = key[7:]
+        hits = pair_get(state.weapon_hits, name) + 1
+        out.log.append(f"{name} is hit ({hits}/{_weapon_spaces(state, name)})")
+        if hits >= _weapon_spaces(state, name):
+            out.log.append(f"{name} is destroyed")
+        state = replace(state, weapon_hits=pair_set(state.weapon_hits, name, hits))
+    state, log = movement.displace(state, wall)
+    out.log.extend(log)
+    return state
 
 
 def _on_aim(state: GameState, key: str, out: Out) -> GameState:
@@ -1097,19 +1096,14 @@ def _on_structure_roll(state: GameState, dice: tuple[int, ...], out: Out) -> Gam
 
 
 def _open_spaces(state: GameState, wall: str) -> int:
-    weapon_space = sum(
-        w.spaces - pair_get(state.weapon_hits, w.name)
-        for w in state.layout.wall_weapons
-        if w.wall == wall and not _weapon_lost(state, w.name)
-    )
-    return board.intact(state, wall) - weapon_space
+    return board.intact(state, wall) - board.weapon_spaces(state, wall)
 
 
 def _weapons_standing(state: GameState, wall: str) -> list[str]:
     return [
         w.name
         for w in state.layout.wall_weapons
-        if w.wall == wall and not _weapon_lost(state, w.name)
+        if w.wall == wall and not board.weapon_lost(state, w.name)
     ]
 
 
@@ -1122,7 +1116,8 @@ def _hit_structure(state: GameState, place: str, out: Out) -> GameState:
     hits = pair_get(state.hits, place) + 1
     state = replace(state, hits=pair_set(state.hits, place, hits))
     out.log.append(f"{place} is hit: {board.intact(state, place)} of {p.spaces} spaces left")
-    state, log = movement.displace(state, place)
+    # which defenders lose their space waits for the attacker to say which space it was
+    state, log = movement.displace(state, place, defenders_on_open_spaces=not choose_space)
     out.log.extend(log)
     if board.destroyed(state, place):
         out.log.append(f"{place} is a heap of rubble")

@@ -205,14 +205,25 @@ def fall_back_place(state: GameState, figure: Figure) -> str:
     return layout.courtyard
 
 
-def displace(state: GameState, place: str) -> tuple[GameState, list[str]]:
-    """Figures beyond a damaged space's room fall back (all of them if it is gone)."""
+def displace(
+    state: GameState, place: str, defenders_on_open_spaces: bool = True
+) -> tuple[GameState, list[str]]:
+    """Figures beyond a damaged space's room fall back (all of them if it is gone), and on
+    a wall defenders beyond its open spaces (a weapon's spaces hold none)."""
     log: list[str] = []
     p = state.layout.place(place)
     if not p.damageable:
         return state, log
-    while len(board.at(state, place)) > board.intact(state, place):
-        figure = board.at(state, place)[-1]
+
+    def over() -> Figure | None:
+        if len(board.at(state, place)) > board.intact(state, place):
+            return board.at(state, place)[-1]
+        if (p.kind == "wall" and defenders_on_open_spaces
+                and board.defender_room_on_wall(state, place) < 0):
+            return board.at(state, place, DEFENDER)[-1]
+        return None
+
+    while (figure := over()) is not None:
         back = fall_back_place(state, figure)
         state = state.with_figure(replace(figure, place=back))
         log.append(f"{figure.label} falls back to {back}")

@@ -241,6 +241,12 @@ def check_setup(layout: Layout, units: tuple[Unit, ...], sides: tuple[str, str])
             raise ScenarioError(
                 f"place {place_name!r}: {count + others} figures set up but it holds {limit}"
             )
+        weapons = sum(w.spaces for w in layout.wall_weapons if w.wall == place_name)
+        if role == "defender" and weapons and count > where.spaces - weapons:
+            raise ScenarioError(
+                f"place {place_name!r}: {count} defenders set up, but its wall weapons take "
+                f"{weapons} of its {where.spaces} spaces and no defender stands on those (1.5)"
+            )
     infantry = sum(u.figures for u in units if u.side == attacker and u.kind in tables.FOOT_KINDS)
     defenders = sum(u.figures for u in units if u.side != attacker)
     if defenders == 0 or infantry == 0:

@@ -15,7 +15,7 @@ from companion.rules.fortboard import RULESET
 from companion.rules.fortboard.state import Ask, GameState
 
 SMALL_PLACES: list[dict[str, Any]] = [
-    {"name": "N wall", "kind": "wall", "spaces": 3, "adjacent": ["NE tower", "Barracks"]},
+    {"name": "N wall", "kind": "wall", "spaces": 4, "adjacent": ["NE tower", "Barracks"]},
     {"name": "E wall", "kind": "wall", "spaces": 3, "adjacent": ["NE tower"]},
     {"name": "NE tower", "kind": "tower", "spaces": 9, "adjacent": ["Courtyard"]},
     {"name": "Courtyard", "kind": "courtyard"},

@@ -193,7 +193,7 @@ def test_courtyard_is_one_space() -> None:
 def test_climbers_take_empty_spaces_after_defender_missiles() -> None:
     state = new_game(
         [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Foot", "Red", "infantry", 5, "N wall foot"),
             unit("Guard", "Blue", "infantry", 1, "N wall"),
             unit("Bows", "Blue", "archer", 2, "NE tower"),
         ]
@@ -207,27 +207,27 @@ def test_climbers_take_empty_spaces_after_defender_missiles() -> None:
     assert "Foot #1 is wounded" in log
     assert options_of(state) == ["weapon:Oil", "hold"]  # the oil may still pour
     state, log = play(state, "hold")
-    assert "2 reach the top of N wall" in log  # two empty spaces
+    assert "3 reach the top of N wall" in log  # three empty spaces, two of them the oil's
     assert where(state, "Foot").count("N wall foot") == 2  # lined up behind
-    assert where(state, "Foot").count("N wall") == 2
+    assert where(state, "Foot").count("N wall") == 3
 
 
 def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
     state = new_game(
         [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Foot", "Red", "infantry", 5, "N wall foot"),
             unit("Guard", "Blue", "infantry", 1, "E wall"),
         ],
         options={"weapon_on_climbers": False},
     )
     state, log = play(state, "move:Foot", "to:N wall")
-    assert "3 reach the top of N wall" in log
+    assert "4 reach the top of N wall" in log
     assert where(state, "Foot").count("N wall foot") == 1
     state = in_phase(state, ATTACKER)  # a later move: those on the wall move on
     state, _ = play(state, "move:Foot")
     assert options_of(state) == ["at:N wall", "at:N wall foot"]  # which group?
     assert [o.label for o in RULESET.next_step(state).options] == [  # type: ignore[union-attr]
-        "N wall (3)",
+        "N wall (4)",
         "N wall foot (1)",
     ]
     state, _ = play(state, "at:N wall", "to:NE tower")
@@ -238,18 +238,18 @@ def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
 def test_a_wall_weapon_pours_down_on_climbers_before_they_reach_the_top() -> None:
     state = new_game(
         [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Foot", "Red", "infantry", 5, "N wall foot"),
             unit("Guard", "Blue", "infantry", 1, "E wall"),
         ]
     )
     state, log = play(state, "move:Foot", "to:N wall", "weapon:Oil")
-    assert log == ["Foot: 3 set ladders against N wall", "Oil pours down on the climbers at N wall"]
+    assert log == ["Foot: 4 set ladders against N wall", "Oil pours down on the climbers at N wall"]
     request = roll_request(state).request
     assert [g.count for g in request.groups] == [4, 4]
     # two spaces reach two climbers, two attempts each: Foot #1 killed, Foot #2 unhurt
     state, log = play(state, (6, 6, 1, 1, 1, 1, 6, 6))
-    assert log == ["Foot #1 is killed", "2 reach the top of N wall"]
-    assert where(state, "Foot") == ["N wall", "N wall", "N wall foot"]
+    assert log == ["Foot #1 is killed", "3 reach the top of N wall"]
+    assert where(state, "Foot") == ["N wall", "N wall", "N wall", "N wall foot"]
     # it has fired this turn: not again in the defender's move
     state, _ = play(state, "end")
     assert "weapon:Oil" not in options_of(state)
@@ -264,14 +264,14 @@ def test_option_wall_weapons_fire_only_in_the_defenders_move() -> None:
         options={"weapon_on_climbers": False},
     )
     state, log = play(state, "move:Foot", "to:N wall")
-    assert "3 reach the top of N wall" in log  # no one to shoot: straight up
+    assert "4 reach the top of N wall" in log  # no one to shoot: straight up
 
 
 def test_a_beaten_defender_gives_up_his_space() -> None:
     state = new_game(
         [
             unit("Foot", "Red", "infantry", 1, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 3, "N wall"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
             FILLER,
         ]
     )
@@ -287,7 +287,7 @@ def test_option_climber_must_kill_the_defender() -> None:
     state = new_game(
         [
             unit("Foot", "Red", "infantry", 1, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 3, "N wall"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
             FILLER,
         ],
         options={"ladder_climb": "kill_defender"},
@@ -357,15 +357,20 @@ def test_wall_hit_knocks_out_a_space_and_may_hit_the_weapon() -> None:
         [
             unit("Crew", "Red", "infantry", 2, "Cat"),
             unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 3, "N wall"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
         ]
     )
     state, log = play(state, "shoot:Cat", "hit:N wall", (2, 2))
-    assert "N wall is hit: 2 of 3 spaces left" in log
-    assert "Guard #3 falls back to Courtyard" in log
+    assert "4 against 4: miss" in log[-1]  # 2d6 must beat the spaces still standing
+    state = in_phase(state, ATTACKER)
+    state, log = play(state, "shoot:Cat", "hit:N wall", (3, 2))
+    assert "N wall is hit: 3 of 4 spaces left" in log
     assert options_of(state) == ["open", "weapon:Oil"]
+    _, log = play(state, "open")
+    assert "Guard #2 falls back to Courtyard" in log  # one open space is left for two guards
     state, log = play(state, "weapon:Oil", (2,))
     assert "Oil is hit (1/2)" in log
+    assert not any("falls back" in line for line in log)  # the oil's space went
     assert "No one at N wall is hurt" in log
 
 
@@ -379,7 +384,7 @@ def test_option_wall_hits_are_automatic() -> None:
         options={"wall_to_hit": "automatic"},
     )
     state, log = play(state, "shoot:Cat", "hit:N wall")
-    assert "N wall is hit: 2 of 3 spaces left" in log
+    assert "N wall is hit: 3 of 4 spaces left" in log
 
 
 def test_defender_guns_pick_a_numbered_station() -> None:
@@ -479,6 +484,26 @@ def test_wall_weapon_shares_four_attempts_and_survivors_reach_the_top() -> None:
     assert "Foot #1 is killed" in log
     assert "1 survive the Oil and reach the top of N wall" in log
     assert where(state, "Foot") == ["N wall"]
+
+
+def test_survivors_of_a_wall_weapon_land_on_its_spaces_of_a_fully_manned_wall() -> None:
+    # 1.5: the weapon's spaces hold no defenders, so those it fails to stop land there
+    state = in_phase(
+        new_game(
+            [
+                unit("Foot", "Red", "infantry", 2, "N wall foot"),
+                unit("Camp foot", "Red", "infantry", 4, "Camp"),
+                unit("Guard", "Blue", "infantry", 2, "N wall"),  # both open spaces
+            ]
+        ),
+        DEFENDER,
+    )
+    assert board.room(state, "N wall", DEFENDER) == 0
+    assert board.room(state, "N wall", ATTACKER) == 2
+    state, _ = play(state, "weapon:Oil", "foot")
+    state, log = play(state, (1, 1, 1, 1, 6, 6, 6, 6))
+    assert "2 survive the Oil and reach the top of N wall" in log
+    assert where(state, "Foot") == ["N wall", "N wall"]
 
 
 @pytest.mark.parametrize(
@@ -1463,7 +1488,7 @@ def test_the_attacker_wins_when_no_defender_is_left_and_the_defender_likewise() 
     state = new_game(
         [
             unit("Foot", "Red", "infantry", 1, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 3, "N wall"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
             FILLER,
         ]
     )
@@ -1485,7 +1510,7 @@ def test_option_a_wall_hit_wounds_no_one() -> None:
         options={"wall_hit_wounds": False},
     )
     state, log = play(state, "shoot:Cat", "hit:N wall", (6, 6), "open")
-    assert "N wall is hit: 2 of 3 spaces left" in log
+    assert "N wall is hit: 3 of 4 spaces left" in log
     assert options_of(state)[-1] == "end"  # no wound roll: back to the menu
 
 

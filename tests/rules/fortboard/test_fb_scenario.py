@@ -95,7 +95,7 @@ BAD: list[tuple[str, Mutation, str]] = [
         "defender_artillery",
     ),
     ("weapon off a wall", lambda r: r["setup"]["wall_weapons"][0].update(wall="Keep"), "'wall'"),
-    ("weapon too wide", lambda r: r["setup"]["wall_weapons"][0].update(spaces=4), "'spaces'"),
+    ("weapon too wide", lambda r: r["setup"]["wall_weapons"][0].update(spaces=5), "'spaces'"),
     ("no turn limit", lambda r: r["setup"].pop("turn_limit"), "turn_limit"),
     ("unknown option", lambda r: r["options"].update(moat=True), "moat"),
     ("bad option value", lambda r: r["options"].update(wall_to_hit="sometimes"), "wall_to_hit"),
@@ -108,7 +108,12 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("defender outside", lambda r: r["units"][1]["traits"].update(place="Camp"), "outside"),
     ("no place", lambda r: r["units"][0].pop("traits"), "traits.place"),
     ("figures zero", lambda r: r["units"][0].update(figures=0), "'figures'"),
-    ("wall over-full", lambda r: r["units"][1].update(figures=4), "holds 3"),
+    ("wall over-full", lambda r: r["units"][1].update(figures=5), "holds 4"),
+    (
+        "defenders on the weapon's spaces",
+        lambda r: r["units"][1].update(figures=3),
+        "wall weapons take 2 of its 4 spaces",
+    ),
     (
         "a place named like a wall's foot",
         lambda r: _places(r).append(
