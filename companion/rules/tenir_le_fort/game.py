@@ -111,6 +111,7 @@ def config_of(scenario: Scenario) -> Config:
         leader_bonus_whole_unit=o["leader_cc_bonus"] == "unit",
         jam_clear_fires=bool(o["jam_clear_fires"]),
         pinned_recovery_moves=bool(o["pinned_recovery_moves"]),
+        counter_charge_extra_die=o["counter_charge_die"] == "extra",
         sentry_tie=str(o["sentry_tie"]),
         next_attack_roll=str(o["next_attack_roll"]),
         sentries=bool(su["sentries"]),
@@ -965,6 +966,7 @@ def _move_params(s: GameState, u: UnitState, mode: str) -> dict[str, int | bool 
         "berserk": u.berserk,
         "mixed_tribes": u.mixed_tribes,
         "recovered_moves": s.config.pinned_recovery_moves,
+        "counter_die": s.config.counter_charge_extra_die,
     }
 
 

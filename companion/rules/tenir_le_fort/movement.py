@@ -41,7 +41,8 @@ class MoveSituation:
     leaderless_ffl: bool = False  # drop the lowest
     carrying: bool = False  # FFL carrying wounded or a dead officer: drop the lowest
     charge: bool = False  # one more die added
-    counter_charge: bool = False  # rolled like a charge (berserk check), no reach
+    counter_charge: bool = False  # berserk checked as in a charge, no reach
+    counter_charge_die: bool = False  # option counter_charge_die: the charge's extra die too
     berserk: bool = False  # already berserk: one more die added, contact is automatic
     pinned: bool = False
     recovered_moves: bool = True  # option pinned_recovery: the recovering unit also moves
@@ -53,7 +54,8 @@ class MoveSituation:
         return (
             self.base_dice
             + (t.LEADER_EXTRA_DIE if self.leader else 0)
-            + (t.CHARGE_EXTRA_DIE if self.charge or self.counter_charge else 0)
+            + (t.CHARGE_EXTRA_DIE if self.charge else 0)
+            + (t.CHARGE_EXTRA_DIE if self.counter_charge and self.counter_charge_die else 0)
             + (t.BERSERK_EXTRA_DIE if self.berserk else 0)
         )
 
@@ -194,6 +196,7 @@ def move_situation(p: Params) -> MoveSituation:
         carrying=bool(p["carrying"]),
         charge=mode == "charge",
         counter_charge=mode == "counter_charge",
+        counter_charge_die=bool(p["counter_die"]),
         berserk=bool(p["berserk"]),
         pinned=bool(p["pinned"]),
         recovered_moves=bool(p["recovered_moves"]),
@@ -251,6 +254,12 @@ MOVE = Action(
             maximum=t.CHARGE_REACH_INCHES,
         ),
         RECOVERED_MOVES,
+        Param(
+            "counter_die",
+            ParamKind.BOOL,
+            "a counter-charge also gets the charge's extra die (option counter_charge_die)",
+            False,
+        ),
     ),
     request=_move_request,
     resolve=_move_resolve,

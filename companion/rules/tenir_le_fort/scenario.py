@@ -84,6 +84,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         (False, True),
     ),
     RuleOption(
+        "counter_charge_die",
+        "a counter-charge rolls a plain movement roll (its own sentence) or adds the "
+        "charge's extra die",
+        "plain",
+        ("plain", "extra"),
+    ),
+    RuleOption(
         "pinned_recovery_moves",
         "a pinned unit that rolls a 5-6 to move also moves the total",
         True,

@@ -29,6 +29,7 @@ class Config:
     leader_bonus_whole_unit: bool
     jam_clear_fires: bool
     pinned_recovery_moves: bool
+    counter_charge_extra_die: bool
     sentry_tie: str
     next_attack_roll: str
     sentries: bool = True

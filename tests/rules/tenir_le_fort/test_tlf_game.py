@@ -1056,7 +1056,7 @@ def test_ffl_counter_charge_fires_at_one_die_per_two_men() -> None:
     p.choose("charge", "target:Legion")
     p.roll(2, 3, 4)
     p.choose("yes", "counter")
-    p.roll(1, 2, 3, 4)  # the legion's counter-charge roll: no berserk with a sergeant
+    p.roll(1, 2, 3)  # the legion's counter-charge roll, 2d6 + the sergeant's: no berserk
     p.choose("far")
     assert p.request().dice_count == 2  # 4 men // 2, no officer dice when moving
     p.roll(4, 1)
@@ -1072,7 +1072,7 @@ def test_a_mixed_band_counter_charging_can_fall_to_infighting() -> None:
     p.choose("charge", "target:Band")
     p.roll(5, 5, 5, 5)
     p.choose("yes", "counter")
-    p.roll(1, 1, 1)
+    p.roll(1, 1)  # a plain 2d6 movement roll: 2 is in-fighting
     p.roll(3)
     assert p.unit("Band").figures == 3 and p.unit("Band").pinned
     assert p.prompt() == "Band defends?"

@@ -115,8 +115,14 @@ def test_french_leader_regains_control_of_berserk_unit_on_a_6() -> None:
 
 
 def test_counter_charge_checks_for_berserk() -> None:
-    out = run("move", [6, 1, 1], side="Arab", mode="counter_charge")
+    out = run("move", [6, 1], side="Arab", mode="counter_charge")
     assert "berserk" in out.effects
+
+
+def test_option_counter_charge_die() -> None:
+    plain = dice_count("move", mode="counter_charge")
+    extra = dice_count("move", mode="counter_charge", counter_die=True)
+    assert (plain, extra) == (2, 3)  # the option adds the charge's die
 
 
 def test_leaderless_mixed_tribes_fall_to_infighting_on_2_or_3() -> None:

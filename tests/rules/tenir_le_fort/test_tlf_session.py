@@ -255,7 +255,7 @@ def test_two_attacks_of_the_example_through_the_session(game: SessionPlay, tmp_p
     g.choose("charge", "target:Legion 2")
     g.roll(2, 3, 4, 1)  # tribal leader's die dropped; no 6
     g.choose("yes", "counter")
-    g.roll(1, 2, 3, 4)
+    g.roll(1, 2, 3)
     g.choose("far")
     assert g.dice() == 3  # six riflemen on the move: one die per two
     g.roll(4, 4, 1)

@@ -228,7 +228,8 @@ MOVE_DICE_ROWS = [
     ({"side": "Arab", "kind": "foot", "mode": "charge", "leader": True}, 4, 3),
     ({"side": "FFL", "kind": "foot", "mode": "charge", "leader": True}, 4, 3),
     ({"side": "Arab", "kind": "mounted", "mode": "charge"}, 5, 5),
-    ({"side": "Arab", "kind": "foot", "mode": "counter_charge"}, 3, 3),
+    ({"side": "Arab", "kind": "foot", "mode": "counter_charge"}, 2, 2),
+    ({"side": "Arab", "kind": "foot", "mode": "counter_charge", "counter_die": True}, 3, 3),
     ({"side": "Arab", "kind": "foot", "mode": "charge", "berserk": True}, 4, 4),
     ({"side": "Arab", "kind": "foot", "berserk": True}, 3, 3),
 ]
