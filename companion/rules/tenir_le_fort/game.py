@@ -852,7 +852,7 @@ def _after_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
                 s,
                 "sentry_sight",
                 "Seen by a sentry?",
-                [("no", "Out of sight"), ("yes", "In sight, in range")],
+                [("no", "Out of sight"), ("yes", f"In sight, within {t.SENTRY_RANGE_OTHER}in")],
                 u.name,
             )
     return _do_unit_action(s, key, tx)
