@@ -484,7 +484,7 @@ def _bout_params(state: GameState) -> Params:
             "defenders": defenders,
             "arab_charging": charging and att.nation == "arab",
             "cavalry_charging": charging and att.kind == "horse",
-            "attacker_leader": first and bool(att.leader),
+            "attacker_leader": first and bool(att.leader) and not c.hook_fight,
             "defender_position": "open" if c.counter else c.def_position,
             "defender_leader": first and bool(dfn.leader) and not c.hook_fight,
             "counter_charging": c.counter,

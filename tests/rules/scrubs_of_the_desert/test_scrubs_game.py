@@ -19,7 +19,7 @@ from companion.rules.core import (
     RulesError,
     ScenarioError,
 )
-from companion.rules.scrubs_of_the_desert.game import GameState
+from companion.rules.scrubs_of_the_desert.game import GameState, _bout_params
 
 RULES = get_ruleset("scrubs_of_the_desert")
 
@@ -807,6 +807,15 @@ def test_the_hook_fight_loser_tests_morale() -> None:
     step = RULES.next_step(state)
     # 60 less 10 a figure for a unit of 6, on the wall in the open
     assert isinstance(step, AwaitRoll) and step.request.reason == "Morale: roll 40% or under"
+
+
+def test_no_leader_counts_in_a_hook_fight() -> None:
+    # the few figures at the hook are not the units' leaders: neither side gets his +1
+    state, _ = play(hook_game(), [3, 7], "unit:Riflemen", "hook", "0", [4], "yes", [5])
+    state, _ = play(state, "no", [7, 3], "unit:Section", "attack_hook", "unit:Riflemen")
+    assert state.band("Section").leader  # the sergeant stays with the rest of the section
+    params = _bout_params(state)
+    assert (params["attacker_leader"], params["defender_leader"]) == (False, False)
 
 
 def duel(arab_figures: int = 1, **setup: object) -> GameState:
