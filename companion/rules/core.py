@@ -13,7 +13,7 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 # --------------------------------------------------------------------------- dice
 
@@ -244,6 +244,28 @@ class Param:
 Params = Mapping[str, int | bool | str]
 
 
+def int_param(params: Params, name: str) -> int:
+    """A completed whole-number parameter (RulesError if the caller passed something else)."""
+    value = params[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+def bool_param(params: Params, name: str) -> bool:
+    value = params[name]
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be yes or no, got {value!r}")
+    return value
+
+
+def str_param(params: Params, name: str) -> str:
+    value = params[name]
+    if not isinstance(value, str):
+        raise RulesError(f"{name} must be a word, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Action:
     """One kind of roll a system knows, usable without a game (odds, resolve CLI).
@@ -411,6 +433,42 @@ class Rolled:
 GameInput = ChipDrawn | Chosen | Rolled
 
 
+def check_input(step: Step, given: GameInput) -> None:
+    """Raise RulesError saying what `step` waits for if `given` does not answer it.
+
+    Shared by every system so that the box words a wrong button or a wrong roll the
+    same way whatever game is on the table.
+    """
+    if isinstance(step, GameOver):
+        raise RulesError("the game is over; no more inputs")
+    if isinstance(step, AwaitChip):
+        if not isinstance(given, ChipDrawn):
+            raise RulesError(f"{step.prompt}: expected a chip from the bag, not {_named(given)}")
+    elif isinstance(step, AwaitChoice):
+        keys = ", ".join(o.key for o in step.options)
+        if not isinstance(given, Chosen):
+            raise RulesError(f"{step.prompt}: expected a choice ({keys}), not {_named(given)}")
+        if given.key not in {o.key for o in step.options}:
+            raise RulesError(
+                f"{step.prompt}: {given.key!r} is not an option; choose one of: {keys}"
+            )
+    else:
+        if not isinstance(given, Rolled):
+            raise RulesError(
+                f"{step.request.reason}: expected a roll of {step.request.summary()}, "
+                f"not {_named(given)}"
+            )
+        check_dice(step.request, given.dice)
+
+
+def _named(given: GameInput) -> str:
+    if isinstance(given, ChipDrawn):
+        return f"the chip {given.chip!r}"
+    if isinstance(given, Chosen):
+        return f"the choice {given.key!r}"
+    return f"dice {', '.join(map(str, given.dice))}"
+
+
 @dataclass(frozen=True)
 class Transition:
     """The result of one input: the new state and what to tell the table."""
@@ -456,3 +514,49 @@ class Ruleset(Protocol):
     def describe(self, state: object) -> tuple[str, ...]:
         """The state in a few lines for the summary and the 'status' screen."""
         ...
+
+
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class PackagedRuleset(Generic[StateT]):
+    """A `Ruleset` wired from a system package's parts: its charts and actions, its
+    scenario loader and the four entry points of its `game` module.
+
+    Every system hands the session its states as `object`; the check here turns a state
+    from another system (a journal replayed under the wrong rules) into a RulesError
+    instead of an AttributeError deep inside the game.
+    """
+
+    name: str  # snake_case id, e.g. "tenir_le_fort"
+    title: str
+    dice: tuple[DieKind, ...]
+    actions: Mapping[str, Action]
+    options: tuple[RuleOption, ...]
+    state_type: type[StateT]
+    scenario_loader: Callable[[Mapping[str, ScenarioValue]], Scenario]
+    game_start: Callable[[Scenario], StateT]
+    game_next_step: Callable[[StateT], Step]
+    game_advance: Callable[[StateT, GameInput], Transition]
+    game_describe: Callable[[StateT], tuple[str, ...]]
+
+    def load_scenario(self, raw: Mapping[str, ScenarioValue]) -> Scenario:
+        return self.scenario_loader(raw)
+
+    def start(self, scenario: Scenario) -> StateT:
+        return self.game_start(scenario)
+
+    def next_step(self, state: object) -> Step:
+        return self.game_next_step(self._own(state))
+
+    def advance(self, state: object, given: GameInput) -> Transition:
+        return self.game_advance(self._own(state), given)
+
+    def describe(self, state: object) -> tuple[str, ...]:
+        return self.game_describe(self._own(state))
+
+    def _own(self, state: object) -> StateT:
+        if not isinstance(state, self.state_type):
+            raise RulesError(f"not a {self.title} game state: {type(state).__name__}")
+        return state

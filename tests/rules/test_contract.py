@@ -30,10 +30,6 @@ from companion.rules.odds import enumerate_odds
 MAX_BRUTE_FORCE = 6**6
 
 
-def _ruleset_or_skip(name: str):  # type: ignore[no-untyped-def]
-    return get_ruleset(name)
-
-
 def _action_cases():  # type: ignore[no-untyped-def]
     for name in SYSTEM_NAMES:
         try:
@@ -54,7 +50,7 @@ def _action_cases():  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("system", SYSTEM_NAMES)
 def test_every_action_has_examples(system: str) -> None:
-    ruleset = _ruleset_or_skip(system)
+    ruleset = get_ruleset(system)
     assert ruleset.actions, f"{system} has no actions"
     for action in ruleset.actions.values():
         assert action.examples, f"{system} {action.name} has no examples to check its odds with"
@@ -108,7 +104,7 @@ def _random_input(step, rng: random.Random):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("system", SYSTEM_NAMES)
 def test_random_game_reaches_its_end(system: str, seed: int) -> None:
-    ruleset = _ruleset_or_skip(system)
+    ruleset = get_ruleset(system)
     scenario = ruleset.load_scenario(_example_scenario(system))
     state = ruleset.start(scenario)
     assert state == ruleset.start(scenario), "start must be deterministic"
@@ -137,9 +133,19 @@ def test_random_game_reaches_its_end(system: str, seed: int) -> None:
 
 @pytest.mark.parametrize("system", SYSTEM_NAMES)
 def test_input_that_does_not_fit_is_refused(system: str) -> None:
-    ruleset = _ruleset_or_skip(system)
+    ruleset = get_ruleset(system)
     state = ruleset.start(ruleset.load_scenario(_example_scenario(system)))
     step = ruleset.next_step(state)
     wrong = Rolled((1,)) if not isinstance(step, AwaitRoll) else Chosen("no-such-choice")
     with pytest.raises(RulesError):
         ruleset.advance(state, wrong)
+
+
+@pytest.mark.parametrize("system", SYSTEM_NAMES)
+def test_a_state_of_another_system_is_refused(system: str) -> None:
+    ruleset = get_ruleset(system)
+    other = next(get_ruleset(n) for n in SYSTEM_NAMES if n != system)
+    foreign = other.start(other.load_scenario(_example_scenario(other.name)))
+    for call in (ruleset.next_step, ruleset.describe, lambda s: ruleset.advance(s, Rolled((1,)))):
+        with pytest.raises(RulesError, match=f"not a {ruleset.title} game state"):
+            call(foreign)

@@ -18,31 +18,16 @@ from companion.rules.core import (
     Params,
     RollRequest,
     RulesError,
+    bool_param,
     check_dice,
+    int_param,
+    str_param,
 )
 from companion.rules.fortboard import artillery, engines, melee, missiles, tables
 
 D6 = DieKind.D6
 
 # ------------------------------------------------------------------- helpers
-
-
-def _int(params: Params, name: str) -> int:
-    value = params[name]
-    assert isinstance(value, int) and not isinstance(value, bool)
-    return value
-
-
-def _bool(params: Params, name: str) -> bool:
-    value = params[name]
-    assert isinstance(value, bool)
-    return value
-
-
-def _str(params: Params, name: str) -> str:
-    value = params[name]
-    assert isinstance(value, str)
-    return value
 
 
 def _kind_param(name: str, help_text: str, default: str) -> Param:
@@ -75,13 +60,15 @@ def _single_die_odds(label: str, resolve: Sequence[tuple[int, frozenset[str]]]) 
 
 
 def _melee_values(params: Params) -> tuple[int, int]:
-    attacker = melee.melee_value(_str(params, "attacker_kind"), _bool(params, "attacker_wounded"))
+    attacker = melee.melee_value(
+        str_param(params, "attacker_kind"), bool_param(params, "attacker_wounded")
+    )
     defender = melee.melee_value(
-        _str(params, "defender_kind"),
-        _bool(params, "defender_wounded"),
+        str_param(params, "defender_kind"),
+        bool_param(params, "defender_wounded"),
         fort_defender=True,
-        barracks_fallen=_bool(params, "barracks_fallen"),
-        keep_fallen=_bool(params, "keep_fallen"),
+        barracks_fallen=bool_param(params, "barracks_fallen"),
+        keep_fallen=bool_param(params, "keep_fallen"),
     )
     return attacker, defender
 
@@ -100,10 +87,10 @@ def _melee_request(params: Params) -> RollRequest:
 def _melee_effects(params: Params, result: str) -> frozenset[str]:
     names: set[str] = set()
     if result == melee.ATTACKER_WINS:
-        fate = melee.wound_result(_bool(params, "defender_wounded"))
+        fate = melee.wound_result(bool_param(params, "defender_wounded"))
         names.add(f"defender_{fate}")
     elif result == melee.DEFENDER_WINS:
-        fate = melee.wound_result(_bool(params, "attacker_wounded"))
+        fate = melee.wound_result(bool_param(params, "attacker_wounded"))
         names.add(f"attacker_{fate}")
     else:
         names.add("tie")
@@ -169,7 +156,7 @@ MELEE = Action(
 
 def _line_request(params: Params) -> RollRequest:
     a, d = _melee_values(params)
-    n = _int(params, "pairs")
+    n = int_param(params, "pairs")
     return RollRequest(
         f"Melee line: {n} pairs, attackers {a} against defenders {d}",
         (
@@ -199,7 +186,7 @@ def _line_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 def _line_odds(params: Params) -> Odds:
     a, d = _melee_values(params)
-    n = _int(params, "pairs")
+    n = int_param(params, "pairs")
     chances = melee.fight_chances(a, d)
     p_win = chances[melee.ATTACKER_WINS]
     p_loss = chances[melee.DEFENDER_WINS]
@@ -229,9 +216,9 @@ MELEE_LINE = Action(
 def _shooting(params: Params) -> tuple[tuple[str, int], ...]:
     """(kind, figures) of each missile kind that shoots, archers first."""
     shooting = tuple(
-        (kind, _int(params, count_name))
+        (kind, int_param(params, count_name))
         for kind, count_name in (("archer", "archers"), ("crossbow", "crossbows"))
-        if _int(params, count_name) > 0
+        if int_param(params, count_name) > 0
     )
     if not shooting:
         raise RulesError("missile-fire needs someone to shoot: archers=1.. or crossbows=1..")
@@ -239,7 +226,7 @@ def _shooting(params: Params) -> tuple[tuple[str, int], ...]:
 
 
 def _missile_request(params: Params) -> RollRequest:
-    band = _str(params, "range")
+    band = str_param(params, "range")
     groups = []
     for kind, n in _shooting(params):
         faces = missiles.missile_hit_faces(kind, band)
@@ -251,7 +238,7 @@ def _missile_request(params: Params) -> RollRequest:
 
 def _missile_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     request = _missile_request(params)
-    band = _str(params, "range")
+    band = str_param(params, "range")
     hits = {
         kind: missiles.count_hits(group, missiles.missile_hit_faces(kind, band))
         for (kind, _n), group in zip(_shooting(params), request.split(dice), strict=True)
@@ -264,7 +251,7 @@ def _missile_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _missile_odds(params: Params) -> Odds:
-    band = _str(params, "range")
+    band = str_param(params, "range")
     total: dict[int, Fraction] = {0: Fraction(1)}
     for kind, n in _shooting(params):
         chance = odds_helpers.face_chance(D6, missiles.missile_hit_faces(kind, band))
@@ -302,7 +289,7 @@ MISSILE_FIRE = Action(
 
 
 def _crew_request(params: Params) -> RollRequest:
-    n = _int(params, "shooters")
+    n = int_param(params, "shooters")
     return RollRequest(
         f"Missiles at an artillery crew of {params['crew']}",
         (DiceGroup(D6, n, "shooters", "6 removes a crewman"),),
@@ -315,7 +302,7 @@ def _crew_effects(removed: int, crew: int) -> frozenset[str]:
 
 def _crew_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     check_dice(_crew_request(params), dice)
-    crew = _int(params, "crew")
+    crew = int_param(params, "crew")
     removed = missiles.crew_removed(dice, crew)
     return Outcome(
         headline=removed,
@@ -326,9 +313,9 @@ def _crew_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _crew_odds(params: Params) -> Odds:
-    crew = _int(params, "crew")
+    crew = int_param(params, "crew")
     hits = odds_helpers.binomial(
-        _int(params, "shooters"), odds_helpers.face_chance(D6, tables.CREW_HIT_FACES)
+        int_param(params, "shooters"), odds_helpers.face_chance(D6, tables.CREW_HIT_FACES)
     )
     weighted = [(p, min(k, crew), _crew_effects(min(k, crew), crew)) for k, p in hits.items()]
     return odds_helpers.odds_from_outcomes("crew removed", weighted)
@@ -421,7 +408,7 @@ INTERIOR_HIT = Action(
 
 def _structure_action(name: str, structure: str, maximum: int) -> Action:
     def request(params: Params) -> RollRequest:
-        intact = _int(params, "intact")
+        intact = int_param(params, "intact")
         return RollRequest(
             f"Artillery at a {structure}: {intact} spaces intact",
             (DiceGroup(D6, 2, "2d6", f"total over {intact} hits"),),
@@ -429,11 +416,11 @@ def _structure_action(name: str, structure: str, maximum: int) -> Action:
 
     def resolve(params: Params, dice: Sequence[int]) -> Outcome:
         check_dice(request(params), dice)
-        intact = _int(params, "intact")
+        intact = int_param(params, "intact")
         total = dice[0] + dice[1]
         hit = artillery.structure_hit(intact, total)
         follow = None
-        if hit and _bool(params, "occupied"):
+        if hit and bool_param(params, "occupied"):
             follow = HIT_WOUNDS.request({"target_wounded": False})
         return Outcome(
             int(hit),
@@ -446,7 +433,7 @@ def _structure_action(name: str, structure: str, maximum: int) -> Action:
         )
 
     def odds(params: Params) -> Odds:
-        intact = _int(params, "intact")
+        intact = int_param(params, "intact")
         totals = odds_helpers.sum_of_dice(2, D6)
         p = sum((q for t, q in totals.items() if artillery.structure_hit(intact, t)), Fraction(0))
         return Odds("hits", {0: 1 - p, 1: p}, {"hit": p})
@@ -487,7 +474,7 @@ def _hit_wounds_request(params: Params) -> RollRequest:
 def _hit_wounds_effects(params: Params, face: int) -> frozenset[str]:
     if not artillery.hit_wounds(face):
         return frozenset()
-    return frozenset({melee.wound_result(_bool(params, "target_wounded"))})
+    return frozenset({melee.wound_result(bool_param(params, "target_wounded"))})
 
 
 def _hit_wounds_resolve(params: Params, dice: Sequence[int]) -> Outcome:
@@ -520,9 +507,9 @@ HIT_WOUNDS = Action(
 
 
 def wall_weapon_value(params: Params) -> int:
-    return _int(params, "weapon_value") - melee.fort_penalty(
-        barracks_fallen=_bool(params, "barracks_fallen"),
-        keep_fallen=_bool(params, "keep_fallen"),
+    return int_param(params, "weapon_value") - melee.fort_penalty(
+        barracks_fallen=bool_param(params, "barracks_fallen"),
+        keep_fallen=bool_param(params, "keep_fallen"),
     )
 
 
@@ -551,12 +538,12 @@ def wall_weapon_sequence(
 
 
 def _weapon_request(params: Params) -> RollRequest:
-    n = _int(params, "attempts")
+    n = int_param(params, "attempts")
     v = wall_weapon_value(params)
-    if _str(params, "target") == "engine":
+    if str_param(params, "target") == "engine":
         who, meaning = "ram or assault tower", f"adds to the engine's {ENGINE_VALUE}"
     else:
-        kind, hurt = _str(params, "target_kind"), _bool(params, "target_wounded")
+        kind, hurt = str_param(params, "target_kind"), bool_param(params, "target_wounded")
         who = f"wounded {kind}" if hurt else kind
         meaning = f"adds to the {kind}'s {melee.melee_value(kind, hurt)}"
         if not hurt:
@@ -571,10 +558,10 @@ def _weapon_request(params: Params) -> RollRequest:
 
 
 def _weapon_outcome(params: Params, dice: Sequence[int]) -> tuple[int, frozenset[str]]:
-    n = _int(params, "attempts")
+    n = int_param(params, "attempts")
     weapon_dice, target_dice = dice[:n], dice[n:]
     v = wall_weapon_value(params)
-    if _str(params, "target") == "engine":
+    if str_param(params, "target") == "engine":
         hits = sum(
             1
             for w, t in zip(weapon_dice, target_dice, strict=True)
@@ -582,7 +569,11 @@ def _weapon_outcome(params: Params, dice: Sequence[int]) -> tuple[int, frozenset
         )
         return hits, frozenset()
     wins, _wounded, killed = wall_weapon_sequence(
-        v, _str(params, "target_kind"), _bool(params, "target_wounded"), weapon_dice, target_dice
+        v,
+        str_param(params, "target_kind"),
+        bool_param(params, "target_wounded"),
+        weapon_dice,
+        target_dice,
     )
     return wins, _weapon_effects(wins, killed)
 
@@ -612,15 +603,15 @@ def _weapon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _weapon_odds(params: Params) -> Odds:
-    n = _int(params, "attempts")
+    n = int_param(params, "attempts")
     v = wall_weapon_value(params)
-    if _str(params, "target") == "engine":
+    if str_param(params, "target") == "engine":
         p = melee.fight_chances(v, ENGINE_VALUE)[melee.ATTACKER_WINS]
         return Odds("hits", odds_helpers.binomial(n, p))
-    kind = _str(params, "target_kind")
+    kind = str_param(params, "target_kind")
     # states: (wins so far, wounded, killed) -> chance
     states: dict[tuple[int, bool, bool], Fraction] = {
-        (0, _bool(params, "target_wounded"), False): Fraction(1)
+        (0, bool_param(params, "target_wounded"), False): Fraction(1)
     }
     for _ in range(n):
         nxt: dict[tuple[int, bool, bool], Fraction] = {}
@@ -688,7 +679,7 @@ WALL_WEAPON = Action(
 
 
 def _replacement_request(params: Params) -> RollRequest:
-    n = _int(params, "figures")
+    n = int_param(params, "figures")
     meaning = "6: the group goes" if n == 1 else "each 6 moves one figure"
     return RollRequest("Attacker re-placement", (DiceGroup(D6, n, "move", meaning),))
 
@@ -707,7 +698,7 @@ def _replacement_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _replacement_odds(params: Params) -> Odds:
-    n = _int(params, "figures")
+    n = int_param(params, "figures")
     p = odds_helpers.face_chance(D6, tables.REPLACEMENT_FACES)
     headline = odds_helpers.binomial(n, p)
     return Odds("sixes", headline, {"moved": 1 - headline[0]})
@@ -739,7 +730,7 @@ REPLACEMENT = Action(
 
 
 def _douse_request(params: Params) -> RollRequest:
-    n = _int(params, "figures")
+    n = int_param(params, "figures")
     return RollRequest(
         "Putting out the burning assault tower",
         (DiceGroup(D6, n, "figures", "any 6 puts the fire out"),),
@@ -758,7 +749,7 @@ def _douse_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _douse_odds(params: Params) -> Odds:
-    n = _int(params, "figures")
+    n = int_param(params, "figures")
     p = 1 - (1 - odds_helpers.face_chance(D6, tables.DOUSE_FACES)) ** n
     return Odds("fire out", {0: 1 - p, 1: p}, {"fire_out": p})
 
@@ -784,7 +775,7 @@ def _survivors_request(params: Params) -> RollRequest:
 
 def _survivors_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     check_dice(_survivors_request(params), dice)
-    crew = _int(params, "crew")
+    crew = int_param(params, "crew")
     n = engines.engine_survivors(dice[0], crew)
     return Outcome(
         n,
@@ -803,15 +794,7 @@ ENGINE_SURVIVORS = Action(
     resolve=_survivors_resolve,
     odds=lambda params: _single_die_odds(
         "survivors",
-        [
-            (
-                engines.engine_survivors(f, _int(params, "crew")),
-                frozenset({"killed"})
-                if engines.engine_survivors(f, _int(params, "crew")) < _int(params, "crew")
-                else frozenset(),
-            )
-            for f in range(1, 7)
-        ],
+        [(o.headline, o.effects) for o in (_survivors_resolve(params, (f,)) for f in range(1, 7))],
     ),
     examples=({"crew": 4}, {"crew": 8}),
 )

@@ -17,7 +17,6 @@ from companion.rules import odds as odds_helpers
 from companion.rules.core import (
     AwaitChoice,
     AwaitRoll,
-    ChipDrawn,
     Choice,
     Chosen,
     DiceGroup,
@@ -28,11 +27,10 @@ from companion.rules.core import (
     Outcome,
     Rolled,
     RollRequest,
-    RulesError,
     Scenario,
     Step,
     Transition,
-    check_dice,
+    check_input,
 )
 from companion.rules.fortboard import actions, artillery, board, engines, melee, movement, tables
 from companion.rules.fortboard.layout import BRIDGE, FOOT
@@ -770,24 +768,12 @@ _ROLL_ASKS = {
 
 def advance(state: GameState, given: GameInput) -> Transition:
     step = next_step(state)
+    check_input(step, given)
     out = Out()
-    if isinstance(step, GameOver):
-        raise RulesError("the game is over; nothing more can be done")
-    if isinstance(step, AwaitChoice):
-        if not isinstance(given, Chosen):
-            raise RulesError(f"{step.prompt}: expected a choice, not {type(given).__name__}")
-        keys = [o.key for o in step.options]
-        if given.key not in keys:
-            raise RulesError(
-                f"{step.prompt}: {given.key!r} is not an option; choose one of: {', '.join(keys)}"
-            )
-        handler = _CHOICE_HANDLERS[state.top.kind]
-        new = handler(state, given.key, out)
+    if isinstance(given, Chosen):
+        new = _CHOICE_HANDLERS[state.top.kind](state, given.key, out)
     else:
-        assert isinstance(step, AwaitRoll)
-        if isinstance(given, ChipDrawn) or not isinstance(given, Rolled):
-            raise RulesError(f"{step.request.reason}: expected dice, not {type(given).__name__}")
-        check_dice(step.request, given.dice)
+        assert isinstance(given, Rolled)
         out.cues.add("dice")
         new = _ROLL_HANDLERS[state.top.kind](state, tuple(given.dice), out)
     new = _settle(new, out)

@@ -16,16 +16,16 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    bool_param,
+    int_param,
+    str_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.params import (
-    bool_param,
     hit_faces,
     hits_distribution,
-    int_param,
     signed,
-    str_param,
 )
 from companion.rules.on_the_frontier.shooting import ODD_FIGURE_READINGS, dice_for_figures
 

@@ -16,10 +16,13 @@ from companion.rules.core import (
     Params,
     RollRequest,
     RulesError,
+    bool_param,
+    int_param,
+    str_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
-from companion.rules.on_the_frontier.params import bool_param, int_param, str_param, sum_of_d6
+from companion.rules.on_the_frontier.params import sum_of_d6
 
 TASK_NAMES: tuple[str, ...] = tuple(name for name, _ in tables.ENGINEERING_TASKS)
 

@@ -15,7 +15,6 @@ from companion.rules.core import (
     Action,
     AwaitChoice,
     AwaitRoll,
-    ChipDrawn,
     Choice,
     Chosen,
     GameInput,
@@ -27,7 +26,7 @@ from companion.rules.core import (
     Scenario,
     Step,
     Transition,
-    check_dice,
+    check_input,
     roll_off_between,
 )
 from companion.rules.on_the_frontier import tables
@@ -500,38 +499,19 @@ class _Result:
 
 def advance(state: GameState, given: GameInput) -> Transition:
     step = next_step(state)
-    if isinstance(step, GameOver):
-        raise RulesError("the game is over; no more inputs")
-    if isinstance(given, ChipDrawn):
-        raise RulesError("On the Frontier uses no chips; " + _expected(step))
-    if isinstance(step, AwaitChoice):
-        if not isinstance(given, Chosen) or given.key not in {o.key for o in step.options}:
-            raise RulesError(
-                f"{step.prompt} expected one of: " + ", ".join(o.key for o in step.options)
-            )
+    check_input(step, given)
+    if isinstance(given, Chosen):
         result = _on_choice(state, given.key)
-    elif isinstance(step, AwaitRoll):
-        if not isinstance(given, Rolled):
-            raise RulesError(f"{step.request.reason}: expected a roll of {step.request.summary()}")
-        check_dice(step.request, given.dice)
+    else:
+        assert isinstance(given, Rolled)
         roll = _roll(state)
         assert roll is not None
         action, params = roll
         outcome = action.resolve(params, given.dice)
         result = _on_roll(state, outcome, given.dice)
         result = replace(result, outcome=outcome, cues=result.cues | {"dice"})
-    else:
-        raise RulesError("On the Frontier uses no chips; " + _expected(step))
     settled = _settle(result, state.turn)
     return Transition(settled.state, settled.log, settled.outcome, settled.cues)
-
-
-def _expected(step: Step) -> str:
-    if isinstance(step, AwaitChoice):
-        return "expected a choice: " + ", ".join(o.key for o in step.options)
-    if isinstance(step, AwaitRoll):
-        return f"expected a roll of {step.request.summary()}"
-    return "expected nothing"
 
 
 def _to(state: GameState, stage: str, **ctx: object) -> GameState:

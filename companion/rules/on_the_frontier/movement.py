@@ -15,9 +15,10 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    bool_param,
+    str_param,
 )
 from companion.rules.on_the_frontier import tables
-from companion.rules.on_the_frontier.params import bool_param, str_param
 
 
 def move_penalty(kind: str, broken_ground: bool, deploying_guns: bool, road_column: bool) -> int:

@@ -1,32 +1,11 @@
-"""Small helpers shared by the actions: typed access to completed params."""
+"""Small helpers shared by the actions: d6 hit faces, hit counts and sums of d6."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.rules.core import DieKind, Params, RulesError
+from companion.rules.core import DieKind
 from companion.rules.odds import Distribution, binomial, face_chance
-
-
-def int_param(params: Params, name: str) -> int:
-    value = params[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
-    return value
-
-
-def bool_param(params: Params, name: str) -> bool:
-    value = params[name]
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be yes or no, got {value!r}")
-    return value
-
-
-def str_param(params: Params, name: str) -> str:
-    value = params[name]
-    if not isinstance(value, str):
-        raise RulesError(f"{name} must be a word, got {value!r}")
-    return value
 
 
 def hit_faces(hit_on: int, modifier: int, natural_six_hits: bool) -> frozenset[int]:

@@ -16,10 +16,13 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    bool_param,
+    int_param,
+    str_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
-from companion.rules.on_the_frontier.params import bool_param, int_param, signed, str_param
+from companion.rules.on_the_frontier.params import signed
 
 
 def rally_modifier(quality: str, leader_joined: bool) -> int:

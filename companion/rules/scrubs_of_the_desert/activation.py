@@ -19,10 +19,11 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    int_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
-from companion.rules.scrubs_of_the_desert.dice import D10_FACES, int_param
+from companion.rules.scrubs_of_the_desert.dice import D10_FACES
 
 FIRST_WINS = 1
 SECOND_WINS = 2

@@ -17,16 +17,16 @@ from companion.rules.core import (
     Params,
     RollRequest,
     RulesError,
+    bool_param,
+    int_param,
+    str_param,
 )
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import (
     binomial_d10,
-    bool_param,
     faces_at_least,
     faces_text,
-    int_param,
     signed,
-    str_param,
 )
 
 CANNON_NAMES: tuple[str, ...] = ("french_cannon", "arab_cannon")

@@ -14,14 +14,14 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    int_param,
+    str_param,
 )
 from companion.rules.odds import binomial
 from companion.rules.scrubs_of_the_desert.dice import (
     DOUBLE_ZERO_READINGS,
-    int_param,
     percentile_groups,
     read_percentile,
-    str_param,
 )
 
 

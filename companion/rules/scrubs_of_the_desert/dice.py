@@ -1,4 +1,4 @@
-"""d10 and percentile conventions, typed param access and fast exact pools.
+"""d10 and percentile conventions and fast exact pools.
 
 A d10 reads 0-9 and 0 is zero. A percentile roll is a tens die (0-9 = 00-90)
 and a units die; "00" on both reads 0 unless the `double_zero` option says 100.
@@ -10,31 +10,13 @@ from collections.abc import Iterable
 from fractions import Fraction
 from math import comb
 
-from companion.rules.core import DiceGroup, DieKind, Params, RulesError, percentile_value
+from companion.rules.core import DiceGroup, DieKind, percentile_value
 
 DOUBLE_ZERO_READINGS: tuple[str, ...] = ("zero", "hundred")
 D10_FACES: tuple[int, ...] = DieKind.D10.faces
 
 
-def int_param(params: Params, name: str) -> int:
-    value = params[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
-    return value
 
-
-def bool_param(params: Params, name: str) -> bool:
-    value = params[name]
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be yes or no, got {value!r}")
-    return value
-
-
-def str_param(params: Params, name: str) -> str:
-    value = params[name]
-    if not isinstance(value, str):
-        raise RulesError(f"{name} must be a word, got {value!r}")
-    return value
 
 
 def signed(value: int) -> str:

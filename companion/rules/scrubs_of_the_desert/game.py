@@ -28,7 +28,7 @@ from companion.rules.core import (
     Scenario,
     Step,
     Transition,
-    check_dice,
+    check_input,
     roll_off_between,
 )
 from companion.rules.scrubs_of_the_desert import tables
@@ -614,27 +614,18 @@ def _then(result: _Result, *lines: str, cues: frozenset[str] = frozenset()) -> _
 
 def advance(state: GameState, given: GameInput) -> Transition:
     step = next_step(state)
+    check_input(step, given)
     outcome: Outcome | None = None
-    if isinstance(step, GameOver):
-        raise RulesError("the game is over; no more inputs")
-    if isinstance(step, AwaitChoice):
-        if not isinstance(given, Chosen) or given.key not in {o.key for o in step.options}:
-            raise RulesError(
-                f"{step.prompt} expected one of: " + ", ".join(o.key for o in step.options)
-            )
+    if isinstance(given, Chosen):
         result = _on_choice(state, given.key)
-    elif isinstance(step, AwaitRoll):
-        if not isinstance(given, Rolled):
-            raise RulesError(f"{step.request.reason}: expected a roll of {step.request.summary()}")
-        check_dice(step.request, given.dice)
+    else:
+        assert isinstance(given, Rolled)
         roll = _roll(state)
         assert roll is not None
         action, params = roll
         outcome = action.resolve(params, given.dice)
         result = _on_roll(state, outcome)
         result = replace(result, cues=result.cues | {"dice"})
-    else:
-        raise RulesError("Scrubs of the Desert uses no chips")
     settled = _settle(result, state.turn)
     return Transition(settled.state, settled.log, outcome, settled.cues)
 

@@ -15,13 +15,13 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    int_param,
+    str_param,
 )
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import (
     faces_at_least,
     faces_text,
-    int_param,
-    str_param,
 )
 
 

@@ -20,15 +20,15 @@ from companion.rules.core import (
     Params,
     RollRequest,
     RulesError,
+    bool_param,
+    int_param,
+    str_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import (
     D10_FACES,
-    bool_param,
-    int_param,
     signed,
-    str_param,
 )
 
 ATTACKER_WINS = 1

@@ -20,17 +20,17 @@ from companion.rules.core import (
     Params,
     RollRequest,
     RulesError,
+    bool_param,
+    int_param,
+    str_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import (
     DOUBLE_ZERO_READINGS,
-    bool_param,
-    int_param,
     percentile_groups,
     percentile_values,
     read_percentile,
-    str_param,
 )
 
 ROUT_RULES: tuple[str, ...] = ("modified_morale", "strength")

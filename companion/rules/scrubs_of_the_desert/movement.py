@@ -16,10 +16,11 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    str_param,
 )
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
-from companion.rules.scrubs_of_the_desert.dice import D10_FACES, str_param
+from companion.rules.scrubs_of_the_desert.dice import D10_FACES
 
 RULE_WORDS = {
     "total_3": "total of all 3 dice",

@@ -15,9 +15,9 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    str_param,
 )
 from companion.rules.scrubs_of_the_desert import tables
-from companion.rules.scrubs_of_the_desert.dice import str_param
 
 LABEL = "sighted (1 = yes)"
 

@@ -1,4 +1,4 @@
-"""Every action's exact odds agree with brute force over all its choices and flags.
+"""Every action of every system: exact odds agree with brute force over its choices and flags.
 
 Whole-number parameters are held small (at their low end, or 2) so that every
 result can be enumerated; combinations the rules refuse are skipped.
@@ -11,12 +11,16 @@ from fractions import Fraction
 
 import pytest
 
-from companion.rules import get_ruleset
+from companion.rules import SYSTEM_NAMES, get_ruleset
 from companion.rules.core import Action, ParamKind, RulesError
 from companion.rules.odds import enumerate_odds
 
-RULES = get_ruleset("on_the_frontier")
 LIMIT = 10**3
+ACTIONS = [
+    pytest.param(action, id=f"{system}-{name}")
+    for system in SYSTEM_NAMES
+    for name, action in sorted(get_ruleset(system).actions.items())
+]
 
 
 def small_int(param_min: int | None, param_max: int | None) -> list[int]:
@@ -40,9 +44,8 @@ def cases(action: Action) -> list[dict[str, int | bool | str]]:
     return out[:: max(1, len(out) // 40)]
 
 
-@pytest.mark.parametrize("name", sorted(RULES.actions))
-def test_odds_agree_with_brute_force(name: str) -> None:
-    action = RULES.actions[name]
+@pytest.mark.parametrize("action", ACTIONS)
+def test_odds_agree_with_brute_force(action: Action) -> None:
     checked = 0
     for given in cases(action):
         try:
@@ -65,4 +68,4 @@ def test_odds_agree_with_brute_force(name: str) -> None:
             k: v for k, v in brute.effects.items() if v
         }, given
         checked += 1
-    assert checked, f"{name}: no case could be checked"
+    assert checked, f"{action.name}: no case could be checked"
