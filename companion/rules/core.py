@@ -376,6 +376,29 @@ class RuleOption:
     choices: tuple[ScenarioValue, ...]
 
 
+def option_values(
+    options: Sequence[RuleOption], raw: Mapping[str, ScenarioValue]
+) -> dict[str, ScenarioValue]:
+    """Every option's value: the scenario's [options] table over the defaults.
+
+    ScenarioError names an unknown option, or a value that is not one of its choices
+    (by type too: TOML's `true` must not pass for a choice of 1).
+    """
+    known = {o.name: o for o in options}
+    values: dict[str, ScenarioValue] = {o.name: o.default for o in options}
+    for name, value in raw.items():
+        option = known.get(name)
+        if option is None:
+            raise ScenarioError(
+                f"[options] {name!r} is not an option; options are: " + ", ".join(known)
+            )
+        if value not in option.choices or type(value) is not type(option.default):
+            allowed = ", ".join(repr(c) for c in option.choices)
+            raise ScenarioError(f"[options] {name} = {value!r} is not allowed; use {allowed}")
+        values[name] = value
+    return values
+
+
 # ---------------------------------------------------------------- game steps
 
 

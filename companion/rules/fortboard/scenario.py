@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.core import (
+    RuleOption,
+    Scenario,
+    ScenarioError,
+    ScenarioValue,
+    Unit,
+    option_values,
+)
 from companion.rules.fortboard import tables
 from companion.rules.fortboard.layout import Layout, parse_layout, validate_figure_place
 
@@ -148,20 +155,6 @@ OPTIONS: tuple[RuleOption, ...] = (
 )
 
 
-def option_values(raw: Mapping[str, ScenarioValue]) -> dict[str, ScenarioValue]:
-    known = {o.name: o for o in OPTIONS}
-    out: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
-    for name, value in raw.items():
-        if name not in known:
-            raise ScenarioError(f"[options]: unknown option {name!r}; known: {', '.join(known)}")
-        option = known[name]
-        if value not in option.choices or type(value) is not type(option.default):
-            allowed = ", ".join(repr(c) for c in option.choices)
-            raise ScenarioError(f"[options]: {name} = {value!r} is not allowed; use {allowed}")
-        out[name] = value
-    return out
-
-
 def _units(raw: Mapping[str, ScenarioValue], sides: tuple[str, str]) -> tuple[Unit, ...]:
     raw_units = raw.get("units")
     if not isinstance(raw_units, list) or not raw_units:
@@ -281,7 +274,7 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     raw_options = raw.get("options", {})
     if not isinstance(raw_options, dict):
         raise ScenarioError("[options] must be a table")
-    options = option_values(raw_options)
+    options = option_values(OPTIONS, raw_options)
     layout = parse_layout(setup)
     units = _units(raw, sides)
     check_setup(layout, units, sides)

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.core import (
+    RuleOption,
+    Scenario,
+    ScenarioError,
+    ScenarioValue,
+    Unit,
+    option_values,
+)
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.engineering import DEMOLITION_TARGETS
 
@@ -93,17 +100,7 @@ class Options:
 
 
 def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
-    known = {o.name: o for o in OPTIONS}
-    values: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
-    for key, value in raw.items():
-        if key not in known:
-            raise ScenarioError(
-                f"[options] {key!r} is not an option of {SYSTEM}; options are: " + ", ".join(known)
-            )
-        if value not in known[key].choices or type(value) is not type(known[key].default):
-            allowed = ", ".join(repr(c) for c in known[key].choices)
-            raise ScenarioError(f"[options] {key} = {value!r} is not allowed; use {allowed}")
-        values[key] = value
+    values = option_values(OPTIONS, raw)
     odd = values["odd_figure_dice"]
     six = values["natural_six_always_hits"]
     stack = values["difficult_target_stacks"]

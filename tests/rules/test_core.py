@@ -1,4 +1,5 @@
-"""`core.check_input`: every system words an input that does not fit its step the same way."""
+"""The shared checks of the rules core: `check_input` (an input that does not fit the step)
+and `option_values` (a scenario's [options] table), worded the same in every system."""
 
 from __future__ import annotations
 
@@ -19,9 +20,13 @@ from companion.rules.core import (
     GameOver,
     Rolled,
     RollRequest,
+    RuleOption,
     RulesError,
+    ScenarioError,
+    ScenarioValue,
     Step,
     check_input,
+    option_values,
 )
 
 CHIP = AwaitChip("Draw a chip", ("Sgt Roux",))
@@ -56,3 +61,37 @@ def test_an_input_that_answers_the_step_passes(step: Step, given: GameInput) -> 
 def test_an_input_that_does_not_fit_is_named(step: Step, given: GameInput, message: str) -> None:
     with pytest.raises(RulesError, match=f"^{re.escape(message)}$"):
         check_input(step, given)
+
+
+OPTIONS = (
+    RuleOption("double_zero", "what 00 reads", "zero", ("zero", "hundred")),
+    RuleOption("extra_die", "a charge's extra die", True, (True, False)),
+    RuleOption("zero_is", "what a d10's 0 reads", 10, (10, 0)),
+)
+
+
+def test_options_not_given_keep_their_defaults() -> None:
+    assert option_values(OPTIONS, {"zero_is": 0}) == {
+        "double_zero": "zero",
+        "extra_die": True,
+        "zero_is": 0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"luck": 1}, "[options] 'luck' is not an option; options are: double_zero, extra_die, "
+                      "zero_is"),
+        ({"double_zero": "sometimes"},
+         "[options] double_zero = 'sometimes' is not allowed; use 'zero', 'hundred'"),
+        ({"extra_die": 1}, "[options] extra_die = 1 is not allowed; use True, False"),
+        ({"zero_is": True}, "[options] zero_is = True is not allowed; use 10, 0"),
+    ],
+    ids=["unknown", "not-a-choice", "one-for-true", "true-for-a-number"],
+)
+def test_a_bad_option_is_named_with_what_is_allowed(
+    raw: dict[str, ScenarioValue], message: str
+) -> None:
+    with pytest.raises(ScenarioError, match=f"^{re.escape(message)}$"):
+        option_values(OPTIONS, raw)
