@@ -225,7 +225,7 @@ def test_wrong_input_is_refused_and_state_untouched() -> None:
         RULES.advance(state, Rolled((1,)))
     with pytest.raises(RulesError):
         RULES.advance(state, Chosen("yes"))
-    with pytest.raises(RulesError, match="expected a roll of .*, not the chip 'X'"):
+    with pytest.raises(RulesError, match=r"expected a roll of .*, not the chip 'X'"):
         RULES.advance(state, ChipDrawn("X"))
     assert state == new_game()
     assert isinstance(RULES.next_step(state), AwaitRoll)
