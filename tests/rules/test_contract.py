@@ -149,3 +149,10 @@ def test_a_state_of_another_system_is_refused(system: str) -> None:
     for call in (ruleset.next_step, ruleset.describe, lambda s: ruleset.advance(s, Rolled((1,)))):
         with pytest.raises(RulesError, match=f"not a {ruleset.title} game state"):
             call(foreign)
+
+
+@pytest.mark.parametrize("system", SYSTEM_NAMES)
+def test_the_example_scenario_lists_every_option_at_its_default(system: str) -> None:
+    """The example is where a referee finds the switches: all of them, as the box plays them."""
+    listed = _example_scenario(system).get("options", {})
+    assert listed == {o.name: o.default for o in get_ruleset(system).options}

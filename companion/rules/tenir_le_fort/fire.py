@@ -166,33 +166,53 @@ def arab_volley(p: Params) -> Volley:
     )
 
 
+def ffl_cover(cover: str, *, from_tower: bool) -> str:
+    """The cover that counts: from the tower dunes and rooftops give none; a rooftop
+    seen from anywhere else is part of its building, heavy cover."""
+    if from_tower and cover in t.TOWER_IGNORES_COVER:
+        return "none"
+    return "heavy" if cover == "rooftop" else cover
+
+
 def ffl_volley(p: Params) -> Volley:
     riflemen = int(p["riflemen"])
     wounded = int(p["wounded"])
     if wounded > riflemen:
         raise RulesError(f"wounded={wounded} is more than riflemen={riflemen}")
+    pistols = int(p["pistols"])
+    pistols_wounded = int(p["pistols_wounded"])
+    if pistols_wounded > pistols:
+        raise RulesError(f"pistols_wounded={pistols_wounded} is more than pistols={pistols}")
+    leader_dice = t.SERGEANT_FIRE_DICE * bool(p["sergeant"]) + t.CAPTAIN_FIRE_DICE * int(
+        p["officers"]
+    )
+    leader_dice_wounded = int(p["wounded_leader_dice"])
+    if leader_dice_wounded > leader_dice:
+        raise RulesError(
+            f"wounded_leader_dice={leader_dice_wounded} is more than the leaders' {leader_dice}"
+        )
     moving = str(p["mode"]) == "moving"
-    cover = str(p["cover"])
-    if bool(p["from_tower"]) and cover == "light":
-        cover = "none"
+    from_tower = bool(p["from_tower"])
+    cover = ffl_cover(str(p["cover"]), from_tower=from_tower)
     pinned = bool(p["pinned"])
     divisor = t.AMMO_DIVISOR[str(p["ammo"])]
     notes: list[str] = []
-    if bool(p["from_tower"]) and str(p["cover"]) == "light":
+    if from_tower and str(p["cover"]) in t.TOWER_IGNORES_COVER:
         notes.append("from the tower dunes and rooftops give no cover")
+    elif str(p["cover"]) == "rooftop":
+        notes.append("a rooftop is part of its building: heavy cover")
     if moving:
         total = riflemen // 2
         wounded_dice = min(wounded // 2, total)
         healthy_dice = total - wounded_dice
         notes.append(f"moving: 1d6 per 2 riflemen = {total}")
     else:
-        officer = (t.SERGEANT_FIRE_DICE if bool(p["sergeant"]) else 0) + (
-            t.CAPTAIN_FIRE_DICE * int(p["officers"])
-        )
-        healthy_dice = riflemen - wounded + officer
-        wounded_dice = wounded
-        if officer:
-            notes.append(f"leaders with the squad add {officer}d6")
+        healthy_dice = riflemen - wounded + leader_dice - leader_dice_wounded
+        wounded_dice = wounded + leader_dice_wounded
+        if leader_dice:
+            notes.append(f"leaders with the squad add {leader_dice}d6")
+        if leader_dice_wounded:
+            notes.append(f"{leader_dice_wounded} of them a wounded leader's: hit on 6")
     full = healthy_dice + wounded_dice
     kept = reduce(full, pinned=pinned, divisor=divisor)
     if kept != full:
@@ -200,14 +220,17 @@ def ffl_volley(p: Params) -> Volley:
         notes.append(f"{full} dice cut to {kept} ({', '.join(why)})")
     healthy_kept = min(healthy_dice, kept)
     wounded_kept = kept - healthy_kept
-    pistols = reduce(t.PISTOL_SHOTS * int(p["pistols"]), pinned=pinned, divisor=divisor)
+    # halved pistols keep the unwounded hands' shots first, as the rifles do
+    pistol_dice = reduce(t.PISTOL_SHOTS * pistols, pinned=pinned, divisor=divisor)
+    pistols_healthy = min(t.PISTOL_SHOTS * (pistols - pistols_wounded), pistol_dice)
     hit = to_hit("FFL", cover)
     return Volley(
         reason=f"FFL fire at a target {where(cover)}",
         groups=(
             FireGroup("FFL rifles", healthy_kept, hit),
             FireGroup("wounded riflemen", wounded_kept, t.TO_HIT_WOUNDED),
-            FireGroup("pistols", pistols, hit),
+            FireGroup("pistols", pistols_healthy, hit),
+            FireGroup("wounded pistols", pistol_dice - pistols_healthy, t.TO_HIT_WOUNDED),
         ),
         can_pin=cover == "none" and not bool(p["target_unpinnable"]),
         firer_pinned=pinned,
@@ -299,6 +322,14 @@ FFL_FIRE = _volley_action(
             maximum=2,
         ),
         Param(
+            "wounded_leader_dice",
+            ParamKind.INT,
+            "leaders' dice of a wounded leader: hit on 6 (option wounded_leader_bonus)",
+            0,
+            minimum=0,
+            maximum=5,
+        ),
+        Param(
             "pistols",
             ParamKind.INT,
             "pistol-armed figures within 6 inches",
@@ -306,10 +337,29 @@ FFL_FIRE = _volley_action(
             minimum=0,
             maximum=6,
         ),
-        COVER,
+        Param(
+            "pistols_wounded",
+            ParamKind.INT,
+            "of them wounded (hit on 6)",
+            0,
+            minimum=0,
+            maximum=6,
+        ),
+        Param(
+            "cover",
+            ParamKind.CHOICE,
+            "the target's cover (a rooftop is heavy, none from the tower)",
+            "none",
+            choices=(*COVERS, "rooftop"),
+        ),
         PINNED,
         AMMO,
-        Param("from_tower", ParamKind.BOOL, "firing from the tower (dunes give no cover)", False),
+        Param(
+            "from_tower",
+            ParamKind.BOOL,
+            "firing from the tower (dunes and rooftops give no cover)",
+            False,
+        ),
         UNPINNABLE,
     ),
     ffl_volley,

@@ -21,11 +21,11 @@ from companion.rules.core import (
     GameInput,
     GameOver,
     Outcome,
-    Rolled,
     RulesError,
     Scenario,
     Step,
     Transition,
+    check_input,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
@@ -112,6 +112,7 @@ def config_of(scenario: Scenario) -> Config:
         jam_clear_fires=bool(o["jam_clear_fires"]),
         pinned_recovery_moves=bool(o["pinned_recovery_moves"]),
         counter_charge_extra_die=o["counter_charge_die"] == "extra",
+        wounded_leader_bonus_six=o["wounded_leader_bonus"] == "six",
         sentry_tie=str(o["sentry_tie"]),
         next_attack_roll=str(o["next_attack_roll"]),
         sentries=bool(su["sentries"]),
@@ -255,10 +256,18 @@ def snipe_targets(s: GameState, u: UnitState) -> tuple[str, ...]:
     return own + tuple(c.name for c in attached_commanders(s, u.name) if c.rank in aimable)
 
 
-def cover_options(target: UnitState) -> list[tuple[str, str]]:
+def cover_options(target: UnitState, firer: UnitState | None = None) -> list[tuple[str, str]]:
     # defenders of the fort are usually in heavy cover, attackers in the open
     order = ["heavy", "light", "none"] if target.side == "FFL" else ["none", "light", "heavy"]
-    labels = {"none": "In the open", "light": "Light cover", "heavy": "Heavy cover"}
+    if firer is not None and firer.kind == "tower":
+        # a man on a roof would be in heavy cover (a building) but not against the tower
+        order.insert(order.index("heavy"), "rooftop")
+    labels = {
+        "none": "In the open",
+        "light": "Light cover",
+        "rooftop": "On a rooftop",
+        "heavy": "Heavy cover",
+    }
     return [(f"cover:{c}", labels[c]) for c in order]
 
 
@@ -815,7 +824,7 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
         opts.append(("dynamite", "Throw dynamite"))
     if u.side == "FFL" and not led(s, u) and u.kind == "foot" and _join_hosts(s, u):
         opts.append(("join", "Join a led unit"))
-    if u.side == "FFL" and u.heroes and _unmanned_guns(s):
+    if u.side == "FFL" and u.heroes and _unmanned_guns(s) and spare_men(u):
         opts.append(("hero_gun", "Hero mans a gun"))
     opts.append(("pass", "Pass"))
     return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
@@ -829,6 +838,12 @@ def burdened(s: GameState, u: UnitState) -> bool:
 
 def _join_hosts(s: GameState, u: UnitState) -> list[UnitState]:
     return [v for v in s.side_units("FFL") if led(s, v) and v.kind == "foot" and v.name != u.name]
+
+
+def spare_men(u: UnitState) -> int:
+    """Men a squad can send off (a hero to a gun, men up the tower): the box keeps a squad's
+    own leader (its sergeant) only while he has men, so one stays with him."""
+    return max(0, u.figures - 1) if u.leader else u.figures
 
 
 def _unmanned_guns(s: GameState) -> list[UnitState]:
@@ -1036,7 +1051,7 @@ def _end_activation(s: GameState, tx: Tx) -> GameState:
         tw = tower(s)
         d = s.unit(donor)
         if tw is not None and d.alive:
-            moved = min(n, d.figures, t.TOWER_CAPACITY - tw.figures)
+            moved = min(n, spare_men(d), t.TOWER_CAPACITY - tw.figures)
             s = move_men(s, donor, tw.name, moved)
             if moved:
                 tx.say(f"{moved} legionnaire(s) of {donor} reach the top of the tower.")
@@ -1321,7 +1336,8 @@ def _after_fire_target(s: GameState, key: str, tx: Tx) -> GameState:
     if target.kind == "leader":
         tx.say(f"{firer.name} aims at {target.name}.")
         return roll(s, "snipe", "snipe-leader", {"hero": firer.heroes > 0})
-    return ask(s, "fire_cover", f"{target.name}: cover?", cover_options(target), target.name)
+    opts = cover_options(target, firer)
+    return ask(s, "fire_cover", f"{target.name}: cover?", opts, target.name)
 
 
 def _after_fire_cover(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1367,6 +1383,12 @@ def _pistols(s: GameState, u: UnitState) -> int:
     return officers + u.pistols
 
 
+def wounded_leader_ranks(s: GameState, u: UnitState) -> tuple[str, ...]:
+    """Ranks of the wounded leaders with the unit: its own leader, then attached officers."""
+    own = (u.rank,) if u.leader and u.leader_wounded else ()
+    return own + tuple(c.rank for c in attached_commanders(s, u.name) if c.wounded)
+
+
 def _after_gun_range(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "near":
         firer = s.unit(s.act.firer)
@@ -1393,13 +1415,22 @@ def _volley_params(s: GameState) -> tuple[str, dict[str, int | bool | str]]:
             "target_unpinnable": unpinnable(s, target),
         }
     ranks = leader_ranks(s, firer)
+    hurt = wounded_leader_ranks(s, firer)
+    sergeant = "sergeant" in ranks
+    officers = min(2, sum(1 for r in ranks if r in ("captain", "lieutenant")))
+    hurt_dice = t.SERGEANT_FIRE_DICE * ("sergeant" in hurt) + t.CAPTAIN_FIRE_DICE * min(
+        officers, sum(1 for r in hurt if r in ("captain", "lieutenant"))
+    )
     return "ffl-fire", {
         "riflemen": min(firer.figures, 40),
         "wounded": min(firer.wounded, firer.figures, 40),
         "mode": s.act.mode,
-        "sergeant": "sergeant" in ranks,
-        "officers": min(2, sum(1 for r in ranks if r in ("captain", "lieutenant"))),
+        "sergeant": sergeant,
+        "officers": officers,
+        "wounded_leader_dice": hurt_dice if s.config.wounded_leader_bonus_six else 0,
         "pistols": min(pistols, 6),
+        # a wounded leader's own pistol hits on 6 whatever the reading of his bonus dice
+        "pistols_wounded": min(len(hurt), pistols, 6),
         "cover": s.act.cover,
         "pinned": firer.pinned,
         # the relief column brings its own ammunition
@@ -2256,7 +2287,7 @@ def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
     thrower = s.unit(s.act.unit)
     if "premature" in out.effects:
         tx.cues.add("death")
-        nearby = min(5, thrower.figures - 1)
+        nearby = thrower.figures - 1  # the seed sets no limit on who stood within 1in
         if nearby < 1:
             s = _remove_figures(s, thrower.name, 1, tx)
             return _end_activation(s, tx)
@@ -2472,6 +2503,10 @@ ROLLS: dict[str, RollHandler] = {
 
 
 def next_step(s: GameState) -> Step:
+    return _step(s, with_odds=True)
+
+
+def _step(s: GameState, *, with_odds: bool) -> Step:
     p = s.pending
     if isinstance(p, AskChip):
         return AwaitChip(p.prompt, s.bag.in_bag)
@@ -2480,32 +2515,23 @@ def next_step(s: GameState) -> Step:
     if isinstance(p, AskRoll):
         action = ACTIONS[p.action]
         params = dict(p.params)
-        return AwaitRoll(action.request(params), action.odds(params))
+        return AwaitRoll(action.request(params), action.odds(params) if with_odds else None)
     summary = (f"{p.winner or 'Nobody'} win: {p.reason}.", *describe(s))
     return GameOver(p.winner, summary)
 
 
 def advance(s: GameState, given: GameInput) -> Transition:
+    # the odds are for the screen; checking the input needs only what is asked
+    check_input(_step(s, with_odds=False), given)
     p = s.pending
     tx = Tx()
-    if isinstance(p, Over):
-        raise RulesError("the game is over")
-    if isinstance(p, AskChip):
-        if not isinstance(given, ChipDrawn):
-            raise RulesError(f"expected a chip from the bag, got {type(given).__name__}")
+    if isinstance(given, ChipDrawn):
         new = _on_chip(s, given.chip, tx)
-    elif isinstance(p, AskChoice):
-        if not isinstance(given, Chosen):
-            raise RulesError(f"expected a choice ({p.prompt}), got {type(given).__name__}")
-        keys = [o.key for o in p.options]
-        if given.key not in keys:
-            raise RulesError(
-                f"{given.key!r} is not an option here; choose one of {', '.join(keys)}"
-            )
+    elif isinstance(given, Chosen):
+        assert isinstance(p, AskChoice)
         new = CHOICES[p.purpose](s, given.key, tx)
     else:
-        if not isinstance(given, Rolled):
-            raise RulesError(f"expected dice, got {type(given).__name__}")
+        assert isinstance(p, AskRoll)
         action = ACTIONS[p.action]
         params = dict(p.params)
         out = action.resolve(params, given.dice)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.core import (
+    RuleOption,
+    Scenario,
+    ScenarioError,
+    ScenarioValue,
+    Unit,
+    option_values,
+)
 
 SYSTEM = "tenir_le_fort"
 SIDES = ("FFL", "Arab")
@@ -91,6 +98,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         ("plain", "extra"),
     ),
     RuleOption(
+        "wounded_leader_bonus",
+        "a wounded leader's extra fire dice keep the squad's numbers (a bonus he "
+        "gives, not shots he fires) or hit only on a 6 like a wounded man's",
+        "full",
+        ("full", "six"),
+    ),
+    RuleOption(
         "pinned_recovery_moves",
         "a pinned unit that rolls a 5-6 to move also moves the total",
         True,
@@ -110,7 +124,6 @@ OPTIONS: tuple[RuleOption, ...] = (
         ("half_d6", "d6"),
     ),
 )
-OPTION_NAMES = {o.name: o for o in OPTIONS}
 
 SETUP_DEFAULTS: dict[str, ScenarioValue] = {
     "turn_limit": 3,
@@ -142,19 +155,6 @@ def _str(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(where, f"{value!r} is not allowed; use a non-empty string")
     return value
-
-
-def options_of(raw: Mapping[str, ScenarioValue]) -> dict[str, ScenarioValue]:
-    out: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
-    for name, value in raw.items():
-        option = OPTION_NAMES.get(name)
-        if option is None:
-            raise _fail(f"[options] {name}", "unknown option; known: " + ", ".join(OPTION_NAMES))
-        if value not in option.choices or type(value) is not type(option.default):
-            allowed = ", ".join(repr(c) for c in option.choices)
-            raise _fail(f"[options] {name}", f"{value!r} is not allowed; use one of {allowed}")
-        out[name] = value
-    return out
 
 
 def _unit(raw: object, index: int) -> Unit:
@@ -276,7 +276,7 @@ def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
     options_raw = raw.get("options", {})
     if not isinstance(options_raw, Mapping):
         raise _fail("[options]", "use a table")
-    options = options_of(options_raw)
+    options = option_values(OPTIONS, options_raw)
     setup_raw = raw.get("setup", {})
     if not isinstance(setup_raw, Mapping):
         raise _fail("[setup]", "use a table")

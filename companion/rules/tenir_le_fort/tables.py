@@ -55,6 +55,8 @@ ARAB_FRONT_ROW = 6  # Arab units fire one die per figure in a front row of six
 SERGEANT_FIRE_DICE = 1
 CAPTAIN_FIRE_DICE = 2  # the captain (and the lieutenant, read as an officer) add 2d6
 PISTOL_SHOTS = 2  # each pistol: two dice, only at 6" or less
+# the tower looks down over dunes and onto roofs; a rooftop is otherwise part of a building
+TOWER_IGNORES_COVER = frozenset({"light", "rooftop"})
 PISTOL_RANGE_INCHES = 6
 
 # Heavy weapon firing dice by the side that mans them (the chart's two columns).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -400,6 +401,47 @@ def test_an_attached_captain_adds_his_dice_and_pistol_and_spends_no_points() -> 
     assert p.request().dice_count == 4 + 1 + 2 + 2 * 2
 
 
+@pytest.mark.parametrize(
+    ("option", "groups", "hits"),
+    [
+        # his extra die is the squad's; only his own pistol suffers the wound
+        ("full", [("FFL rifles", 5), ("wounded pistols", 2)], 5),
+        ("six", [("FFL rifles", 4), ("wounded riflemen", 1), ("wounded pistols", 2)], 4),
+    ],
+)
+def test_a_wounded_sergeants_pistol_hits_on_6_and_his_die_by_option(
+    option: str, groups: list[tuple[str, int]], hits: int
+) -> None:
+    raw = small()
+    raw["options"] = {"wounded_leader_bonus": option}
+    p = Play(raw)
+    to_first_chip(p)
+    p.set_unit("Legion", leader_wounded=True)
+    p.chip("L")
+    p.choose("fire", "target:Band", "cover:none", "near")
+    assert [(g.label, g.count) for g in p.request().groups] == groups
+    p.roll(4, 4, 4, 4, 4, 5, 5)
+    assert p.said(f"Legion fires at Band: {hits} hits.")
+
+
+def test_an_attached_wounded_captain_fires_his_dice_and_pistol_on_6() -> None:
+    raw = small()
+    raw["options"] = {"wounded_leader_bonus": "six"}
+    p = Play(raw)
+    to_first_chip(p)
+    p.chip("C")
+    p.choose("attach", "unit:Legion", "done")
+    p.set_unit("Capt", wounded=1)
+    p.chip("L")
+    p.choose("fire", "target:Band", "cover:none", "near")
+    assert [(g.label, g.count) for g in p.request().groups] == [
+        ("FFL rifles", 5),  # 4 riflemen and the healthy sergeant's die
+        ("wounded riflemen", 2),  # the wounded Captain's 2d6
+        ("pistols", 2),  # the sergeant's
+        ("wounded pistols", 2),  # the Captain's
+    ]
+
+
 def test_berserk_squad_regains_control_once_a_leader_is_with_it() -> None:
     raw = small()
     add_unit(raw, name="Squad", side="FFL", kind="foot", figures=3, chip="Q")
@@ -467,6 +509,30 @@ def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
     assert p.said("Tower fires at Riffian Band: 2 hits.")
 
 
+def test_the_tower_sees_onto_rooftops_no_cover_no_save() -> None:
+    p = Play(example())
+    p.choose("days:1", "done")
+    p.roll(1)
+    p.choose("none", "none", "tower:2")
+    p.roll(4)
+    p.roll(3)
+    p.chip("A1")
+    p.choose("fire", "target:Legion 1")
+    assert "cover:rooftop" not in p.options(), "only the tower looks down onto the roofs"
+    p.choose("cover:heavy")
+    p.roll(1, 1, 1, 1, 1, 1)
+    p.chip("CPT")
+    p.roll(1)
+    before = p.unit("Riffian Band").figures
+    p.choose("tower_fire", "target:Riffian Band")
+    assert p.options() == ["cover:none", "cover:light", "cover:rooftop", "cover:heavy"]
+    p.choose("cover:rooftop")
+    p.roll(4, 5)
+    assert p.said("Tower fires at Riffian Band: 2 hits.")
+    assert not p.said("Heavy cover:"), "no save for a man on a roof"
+    assert p.unit("Riffian Band").figures == before - 2
+
+
 def test_unmanned_maxim_is_recrewed_then_crewed_by_the_arabs_from_a_band() -> None:
     raw = small()
     add_unit(
@@ -500,6 +566,67 @@ def test_a_hero_mans_an_unmanned_gun_without_command_points() -> None:
     gun = p.unit("Gun")
     assert gun.figures == 1 and gun.heroes == 1 and p.s.cp_ffl == 4
     assert p.unit("Legion").figures == 3 and p.unit("Legion").heroes == 0
+
+
+def test_a_hero_cannot_leave_his_sergeant_without_men() -> None:
+    raw = small()
+    add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
+    p = Play(raw)
+    to_first_chip(p)
+    p.set_unit("Gun", figures=0)
+    p.set_unit("Legion", figures=1, heroes=1)
+    p.chip("L")
+    assert "hero_gun" not in p.options()
+    p.choose("pass")
+    legion = p.unit("Legion")
+    assert legion.alive and legion.leader == "Sgt" and not p.said("falls")
+
+
+def test_a_hero_leaves_his_sergeant_with_the_last_man() -> None:
+    raw = small()
+    add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
+    p = Play(raw)
+    to_first_chip(p)
+    p.set_unit("Gun", figures=0)
+    p.set_unit("Legion", figures=2, heroes=1)
+    p.chip("L")
+    p.choose("hero_gun", "unit:Gun")
+    legion = p.unit("Legion")
+    assert legion.figures == 1 and legion.leader == "Sgt" and "L" in p.s.bag.in_play
+    assert p.unit("Gun").heroes == 1 and not p.said("falls")
+
+
+def test_men_sent_up_the_tower_leave_one_man_with_their_sergeant() -> None:
+    p = Play(example())
+    p.choose("days:1", "done")
+    p.roll(1)
+    p.choose("none", "none", "tower:0")
+    p.roll(4)
+    p.roll(3)
+    p.state = replace(p.s, alerted=True)
+    p.chip("CPT")
+    p.roll(1)
+    p.choose("tower", "unit:Legion 2", "done")
+    p.set_unit("Legion 2", figures=2)  # losses before the climb ends
+    p.chip("L2")
+    p.choose("pass")
+    legion = p.unit("Legion 2")
+    assert p.unit("Tower").figures == 1
+    assert legion.figures == 1 and legion.leader == "Sgt Lejeune" and "L2" in p.s.bag.in_play
+
+
+def test_a_lone_hero_without_a_sergeant_may_empty_his_squad_for_a_gun() -> None:
+    raw = small()
+    add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
+    add_unit(raw, name="Squad", side="FFL", kind="foot", figures=3, chip="Q")
+    p = Play(raw)
+    to_first_chip(p)
+    p.set_unit("Gun", figures=0)
+    p.set_unit("Squad", figures=1, heroes=1)
+    p.chip("Q")
+    p.choose("hero_gun", "unit:Gun")
+    assert p.unit("Gun").figures == 1 and p.unit("Gun").heroes == 1
+    assert not p.unit("Squad").alive and not p.said("falls")
 
 
 def test_arab_unpin_costs_a_point_after_a_failed_recovery_roll() -> None:
@@ -1160,14 +1287,16 @@ def test_thrown_dynamite_hits_a_unit() -> None:
 def test_premature_dynamite_kills_the_thrower_and_those_within_an_inch() -> None:
     raw = small()
     unit_raw(raw, "Band")["traits"] = {"dynamite": 1}
+    unit_raw(raw, "Band")["figures"] = 12
     p = Play(raw)
     to_first_chip(p)
     p.chip("A")
     p.choose("dynamite", "target:Legion")
     p.roll(1, 1)
-    assert p.options() == [f"n:{n}" for n in range(6)]
-    p.choose("n:2")
-    assert p.unit("Band").figures == 3 and p.s.casualties == 3
+    # the seed puts no limit on the figures within 1": any of the other 11 may be
+    assert p.options() == [f"n:{n}" for n in range(12)]
+    p.choose("n:8")
+    assert p.unit("Band").figures == 3 and p.s.casualties == 9
 
 
 # ---------------------------------------------------------------- sentries
@@ -1235,7 +1364,7 @@ def test_example_scenario_loads_with_defaults() -> None:
         (lambda r: r["units"][2].update(traits={"reinforcement": True}), "traits.reinforcement"),
         (lambda r: r.update(options={"max_heroes": 3}), "max_heroes"),
         (lambda r: r.update(options={"max_heroes": "1"}), "max_heroes"),
-        (lambda r: r.update(options={"nonsense": 1}), "unknown option"),
+        (lambda r: r.update(options={"nonsense": 1}), "'nonsense' is not an option"),
         (lambda r: r["setup"].update(turn_limit=-1), "turn_limit"),
         (lambda r: r["setup"].update(tower_donor="Band"), "tower_donor"),
         (lambda r: r["setup"].update(weather="hot"), "weather"),

@@ -252,6 +252,52 @@ def test_tower_fire_ignores_dunes() -> None:
     assert out.headline == 2
 
 
+def test_tower_fire_ignores_rooftops_with_no_save() -> None:
+    out = run("ffl-fire", [4, 5], riflemen=2, cover="rooftop", from_tower=True)
+    assert out.headline == 2 and out.follow_up is None
+
+
+def test_a_rooftop_seen_from_elsewhere_is_heavy_cover() -> None:
+    out = run("ffl-fire", [4, 6], riflemen=2, cover="rooftop")
+    assert out.headline == 1
+    assert out.follow_up is not None and out.follow_up.dice_count == 1  # saved on 4-6
+
+
+def test_a_wounded_leaders_pistol_hits_only_on_6() -> None:
+    assert run("ffl-fire", [5, 4], riflemen=0, pistols=1).headline == 2
+    assert run("ffl-fire", [5, 4], riflemen=0, pistols=1, pistols_wounded=1).headline == 0
+    assert run("ffl-fire", [6, 4], riflemen=0, pistols=1, pistols_wounded=1).headline == 1
+
+
+def test_halved_pistols_keep_the_unwounded_shots() -> None:
+    out = run("ffl-fire", [4, 4], riflemen=0, pistols=2, pistols_wounded=1, pinned=True)
+    assert out.headline == 2  # 4 pistol dice halved to the 2 of the unwounded hand
+
+
+def test_wounded_leader_dice_hit_only_on_6() -> None:
+    # 2 riflemen and the sergeant's die; the last die is the wounded sergeant's
+    assert run("ffl-fire", [4, 4, 4], riflemen=2, sergeant=True).headline == 3
+    out = run("ffl-fire", [4, 4, 4], riflemen=2, sergeant=True, wounded_leader_dice=1)
+    assert out.headline == 2
+    out = run("ffl-fire", [4, 4, 6], riflemen=2, sergeant=True, wounded_leader_dice=1)
+    assert out.headline == 3
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"riflemen": 2, "pistols": 1, "pistols_wounded": 2},
+        {"riflemen": 2, "sergeant": True, "wounded_leader_dice": 2},
+        {"riflemen": 2, "wounded_leader_dice": 1},
+    ],
+)
+def test_wounded_pistols_and_leader_dice_cannot_exceed_their_dice(
+    params: dict[str, int | bool | str],
+) -> None:
+    with pytest.raises(RulesError, match="more than"):
+        ACTIONS["ffl-fire"].request(ACTIONS["ffl-fire"].complete_params(params))
+
+
 def test_low_ammunition_fires_half_or_a_third() -> None:
     assert dice_count("ffl-fire", riflemen=6, ammo="half") == 3
     assert dice_count("ffl-fire", riflemen=6, ammo="third") == 2
