@@ -20,7 +20,10 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    bool_param,
     check_dice,
+    int_param,
+    str_param,
 )
 from companion.rules.fighting_swashbucklers import command, fire, melee, morale, rally, tables
 from companion.rules.fighting_swashbucklers.dice import (
@@ -75,34 +78,19 @@ def count(n: int, singular: str, plural: str) -> str:
     return f"{n} {singular if n == 1 else plural}"
 
 
-def _int(params: Params, name: str) -> int:
-    value = params[name]
-    assert isinstance(value, int)
-    return value
 
-
-def _str(params: Params, name: str) -> str:
-    value = params[name]
-    assert isinstance(value, str)
-    return value
-
-
-def _bool(params: Params, name: str) -> bool:
-    value = params[name]
-    assert isinstance(value, bool)
-    return value
 
 
 def _percentile(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
     check_dice(request, dice)
-    zero = _str(params, "double_zero")
+    zero = str_param(params, "double_zero")
     value = read_percentile(dice[0], dice[1], zero)
     return value, f"d% {dice[0]}{dice[1]} reads {value}"
 
 
 def _d10(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
     check_dice(request, dice)
-    zero = _str(params, "d10_zero")
+    zero = str_param(params, "d10_zero")
     return read_d10(dice[0], zero), describe_d10(dice[0], zero)
 
 
@@ -125,7 +113,7 @@ def _over_percentile(
     params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]
 ) -> Odds:
     counts: dict[tuple[int, frozenset[str]], int] = {}
-    for value in percentile_values(_str(params, "double_zero")):
+    for value in percentile_values(str_param(params, "double_zero")):
         key = fn(value)
         counts[key] = counts.get(key, 0) + 1
     return _fold(label, counts, 100)
@@ -133,7 +121,7 @@ def _over_percentile(
 
 def _over_d10(params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]) -> Odds:
     counts: dict[tuple[int, frozenset[str]], int] = {}
-    for die in d10_values(_str(params, "d10_zero")):
+    for die in d10_values(str_param(params, "d10_zero")):
         key = fn(die)
         counts[key] = counts.get(key, 0) + 1
     return _fold(label, counts, 10)
@@ -205,7 +193,7 @@ UNDER_OFFICER = Action(
 
 
 def _second_request(params: Params) -> RollRequest:
-    chance = command.second_action_chance(_int(params, "cp"))
+    chance = command.second_action_chance(int_param(params, "cp"))
     return percentile_request(f"Second action ({chance}%)", f"{chance} or less: a second action")
 
 
@@ -215,7 +203,7 @@ def _second_outcome(cp: int, value: int) -> tuple[int, frozenset[str]]:
 
 
 def _second_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    cp = _int(params, "cp")
+    cp = int_param(params, "cp")
     value, line = _percentile(params, _second_request(params), dice)
     headline, effects = _second_outcome(cp, value)
     verdict = "a second action" if headline else "no second action"
@@ -234,7 +222,9 @@ SECOND_ACTION = Action(
     (CP, DOUBLE_ZERO),
     _second_request,
     _second_resolve,
-    lambda p: _over_percentile(p, "second actions", lambda v: _second_outcome(_int(p, "cp"), v)),
+    lambda p: _over_percentile(
+        p, "second actions", lambda v: _second_outcome(int_param(p, "cp"), v)
+    ),
     examples=({"cp": 4}, {"cp": 0, "double_zero": "0"}, {"cp": 10}),
 )
 
@@ -242,14 +232,16 @@ SECOND_ACTION = Action(
 
 
 def _reaction_request(params: Params) -> RollRequest:
-    cp = _int(params, "cp")
+    cp = int_param(params, "cp")
     return d10_request(
-        f"Reaction fire: {cp} CP x d10", "one unit reacts per 10 points", _str(params, "d10_zero")
+        f"Reaction fire: {cp} CP x d10",
+        "one unit reacts per 10 points",
+        str_param(params, "d10_zero"),
     )
 
 
 def _reaction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    cp = _int(params, "cp")
+    cp = int_param(params, "cp")
     die, line = _d10(params, _reaction_request(params), dice)
     units = command.reacting_units(cp, die)
     return Outcome(
@@ -271,7 +263,7 @@ REACTION_FIRE = Action(
     _reaction_request,
     _reaction_resolve,
     lambda p: _over_d10(
-        p, "reacting units", lambda d: (command.reacting_units(_int(p, "cp"), d), frozenset())
+        p, "reacting units", lambda d: (command.reacting_units(int_param(p, "cp"), d), frozenset())
     ),
     examples=({"cp": 3}, {"cp": 5, "d10_zero": "0"}, {"cp": 0}),
 )
@@ -303,10 +295,10 @@ MORALE_PARAMS = (
 
 def _level(params: Params) -> int:
     return morale.morale_level(
-        _int(params, "men"),
-        _int(params, "markers"),
-        stress=_bool(params, "stress"),
-        leader_points=_int(params, "leader_points"),
+        int_param(params, "men"),
+        int_param(params, "markers"),
+        stress=bool_param(params, "stress"),
+        leader_points=int_param(params, "leader_points"),
     )
 
 
@@ -327,15 +319,15 @@ def _morale_request(params: Params) -> RollRequest:
 
 
 def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    men = _int(params, "men")
+    men = int_param(params, "men")
     value, line = _percentile(params, _morale_request(params), dice)
     level = _level(params)
     result = morale.morale_result(value, level, men)
     explain = morale.explain_level(
         men,
-        _int(params, "markers"),
-        stress=_bool(params, "stress"),
-        leader_points=_int(params, "leader_points"),
+        int_param(params, "markers"),
+        stress=bool_param(params, "stress"),
+        leader_points=int_param(params, "leader_points"),
     )
     if result.band == morale.FAILED:
         parity = "odd" if value % 2 else "even"
@@ -345,7 +337,7 @@ def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
             f"{count(n, 'man', 'men')} off, {count(n, 'marker', 'markers')}"
         )
     elif result.band == morale.PROVOKED:
-        reaction = morale.provoked_reaction(_str(params, "kind"))
+        reaction = morale.provoked_reaction(str_param(params, "kind"))
         verdict = f"{value} <= half ML: provoked, the squad must {reaction}"
     else:
         verdict = f"{value} <= {level}: no effect"
@@ -353,7 +345,7 @@ def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _morale_odds(params: Params) -> Odds:
-    men = _int(params, "men")
+    men = int_param(params, "men")
     level = _level(params)
 
     def one(value: int) -> tuple[int, frozenset[str]]:
@@ -383,7 +375,7 @@ MORALE_TEST = Action(
 
 
 def _risk_request(params: Params) -> RollRequest:
-    risk = command.good_leader_risk(_int(params, "points"))
+    risk = command.good_leader_risk(int_param(params, "points"))
     return percentile_request(f"Good leader's risk ({risk}%)", f"{risk} or less: killed")
 
 
@@ -393,7 +385,7 @@ def _risk_outcome(points: int, value: int) -> tuple[int, frozenset[str]]:
 
 
 def _risk_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    points = _int(params, "points")
+    points = int_param(params, "points")
     value, line = _percentile(params, _risk_request(params), dice)
     headline, effects = _risk_outcome(points, value)
     risk = command.good_leader_risk(points)
@@ -415,7 +407,9 @@ GOOD_LEADER_RISK = Action(
     ),
     _risk_request,
     _risk_resolve,
-    lambda p: _over_percentile(p, "leaders killed", lambda v: _risk_outcome(_int(p, "points"), v)),
+    lambda p: _over_percentile(
+        p, "leaders killed", lambda v: _risk_outcome(int_param(p, "points"), v)
+    ),
     examples=({"points": 10}, {"points": 50, "double_zero": "0"}),
 )
 
@@ -423,14 +417,14 @@ GOOD_LEADER_RISK = Action(
 
 
 def _firer_factor(params: Params) -> int:
-    firer = _str(params, "firer")
+    firer = str_param(params, "firer")
     kind = tables.CAVALRY if firer == "cavalry" else tables.INFANTRY
     pose_name = "running" if firer == "cavalry" else firer
-    return fire.fire_factor(kind, pose_name, _int(params, "cavalry_fire_factor"))
+    return fire.fire_factor(kind, pose_name, int_param(params, "cavalry_fire_factor"))
 
 
 def _rifle_request(params: Params) -> RollRequest:
-    men = _int(params, "men")
+    men = int_param(params, "men")
     factor = _firer_factor(params)
     if not fire.rifle_needs_roll(men):
         return RollRequest(f"Full squad fires: {count(factor, 'marker', 'markers')}, no roll", ())
@@ -446,7 +440,7 @@ def _rifle_outcome(men: int, factor: int, value: int | None) -> tuple[int, froze
 
 
 def _rifle_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    men = _int(params, "men")
+    men = int_param(params, "men")
     factor = _firer_factor(params)
     request = _rifle_request(params)
     if not request.groups:
@@ -466,7 +460,7 @@ def _rifle_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 
 def _rifle_odds(params: Params) -> Odds:
-    men = _int(params, "men")
+    men = int_param(params, "men")
     factor = _firer_factor(params)
     if not fire.rifle_needs_roll(men):
         return Odds("markers", {factor: Fraction(1)})
@@ -497,7 +491,7 @@ RIFLE_FIRE = Action(
 
 
 def _mg_riflemen(params: Params) -> int:
-    return fire.machine_gun_riflemen(_int(params, "men"), _int(params, "mg_crew"))
+    return fire.machine_gun_riflemen(int_param(params, "men"), int_param(params, "mg_crew"))
 
 
 def _mg_request(params: Params) -> RollRequest:
@@ -568,17 +562,17 @@ MACHINE_GUN_FIRE = Action(
 
 
 def _cannon_request(params: Params) -> RollRequest:
-    rng = _int(params, "range")
+    rng = int_param(params, "range")
     tens = fire.range_tens(rng)
     return d10_request(
         f"Cannon, range tens digit {tens}: d10 - {tens}",
         f"markers = d10 - {tens}, none below",
-        _str(params, "d10_zero"),
+        str_param(params, "d10_zero"),
     )
 
 
 def _cannon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    rng = _int(params, "range")
+    rng = int_param(params, "range")
     die, line = _d10(params, _cannon_request(params), dice)
     tens = fire.range_tens(rng)
     markers = fire.cannon_markers(die, rng)
@@ -598,7 +592,7 @@ CANNON_FIRE = Action(
     _cannon_request,
     _cannon_resolve,
     lambda p: _over_d10(
-        p, "markers", lambda d: (fire.cannon_markers(d, _int(p, "range")), frozenset())
+        p, "markers", lambda d: (fire.cannon_markers(d, int_param(p, "range")), frozenset())
     ),
     examples=({"range": 5}, {"range": 37, "d10_zero": "0"}, {"range": 99}),
 )
@@ -666,10 +660,10 @@ COMMANDER_FACTOR = Param(
 
 def _side_factor(params: Params, side: str) -> int:
     return melee.melee_factor(
-        _str(params, side),
-        martinet=_bool(params, f"{side}_martinet"),
-        advantage=_bool(params, f"{side}_advantage"),
-        commander_factor=_int(params, "commander_factor"),
+        str_param(params, side),
+        martinet=bool_param(params, f"{side}_martinet"),
+        advantage=bool_param(params, f"{side}_advantage"),
+        commander_factor=int_param(params, "commander_factor"),
     )
 
 
@@ -679,7 +673,7 @@ WINNER_LABEL = "winner (0 tie, 1 attacker, 2 defender)"
 
 def _pair_request(params: Params) -> RollRequest:
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
-    zero = _str(params, "d10_zero")
+    zero = str_param(params, "d10_zero")
     return RollRequest(
         f"Melee pair: {a} x d10 against {d} x d10",
         (
@@ -696,7 +690,7 @@ def _pair_effects(result: melee.PairResult) -> frozenset[str]:
 def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
     check_dice(_pair_request(params), dice)
-    zero = _str(params, "d10_zero")
+    zero = str_param(params, "d10_zero")
     x, y = read_d10(dice[0], zero), read_d10(dice[1], zero)
     r = melee.pair_result(a, d, x, y)
     if r.winner == melee.TIE:
@@ -717,7 +711,7 @@ def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 def _pair_odds(params: Params) -> Odds:
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
     counts: dict[tuple[int, frozenset[str]], int] = {}
-    values = d10_values(_str(params, "d10_zero"))
+    values = d10_values(str_param(params, "d10_zero"))
     for x in values:
         for y in values:
             r = melee.pair_result(a, d, x, y)
@@ -751,9 +745,9 @@ MELEE_PAIR = Action(
 
 
 def _round_request(params: Params) -> RollRequest:
-    n = _int(params, "pairs")
+    n = int_param(params, "pairs")
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
-    zero = _str(params, "d10_zero")
+    zero = str_param(params, "d10_zero")
     return RollRequest(
         f"Melee round: {count(n, 'pair', 'pairs')}, {a} against {d}",
         (
@@ -774,7 +768,7 @@ def _round_effects(defenders_routed: bool, attackers_routed: bool) -> frozenset[
 
 def melee_round_result(params: Params, dice: Sequence[int]) -> melee.RoundResult:
     """Every pairing of a melee-round roll, its dice read as `d10_zero` says (the game uses it)."""
-    zero = _str(params, "d10_zero")
+    zero = str_param(params, "d10_zero")
     att, dfn = (tuple(read_d10(x, zero) for x in g) for g in _round_request(params).split(dice))
     return melee.round_result(
         _side_factor(params, "attacker"), _side_factor(params, "defender"), att, dfn
@@ -798,7 +792,7 @@ def _round_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 def _round_odds(params: Params) -> Odds:
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
-    dist = melee.round_distribution(_int(params, "pairs"), a, d, _str(params, "d10_zero"))
+    dist = melee.round_distribution(int_param(params, "pairs"), a, d, str_param(params, "d10_zero"))
     weighted: Weighted = [(p, wins, _round_effects(dr, ar)) for (wins, dr, ar), p in dist.items()]
     return odds_from_outcomes("defenders beaten", weighted)
 
@@ -822,7 +816,7 @@ MELEE_ROUND = Action(
 
 
 def _martinet_request(params: Params) -> RollRequest:
-    risk = command.martinet_risk(_bool(params, "won"))
+    risk = command.martinet_risk(bool_param(params, "won"))
     return percentile_request(f"Martinet's men turn on him ({risk}%)", f"{risk} or less: killed")
 
 
@@ -832,7 +826,7 @@ def _martinet_outcome(won: bool, value: int) -> tuple[int, frozenset[str]]:
 
 
 def _martinet_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    won = _bool(params, "won")
+    won = bool_param(params, "won")
     value, line = _percentile(params, _martinet_request(params), dice)
     headline, effects = _martinet_outcome(won, value)
     return Outcome(
@@ -855,7 +849,7 @@ MARTINET_FATE = Action(
     _martinet_request,
     _martinet_resolve,
     lambda p: _over_percentile(
-        p, "martinets killed", lambda v: _martinet_outcome(_bool(p, "won"), v)
+        p, "martinets killed", lambda v: _martinet_outcome(bool_param(p, "won"), v)
     ),
     examples=({"won": True}, {"won": False, "double_zero": "0"}),
 )
@@ -864,11 +858,11 @@ MARTINET_FATE = Action(
 
 
 def _rally_request(params: Params) -> RollRequest:
-    cp = _int(params, "cp")
+    cp = int_param(params, "cp")
     return d10_request(
         f"Rally: {cp} CP x d10 / 10 men",
         "a fraction: percentile for one more",
-        _str(params, "d10_zero"),
+        str_param(params, "d10_zero"),
     )
 
 
@@ -877,7 +871,7 @@ def _fraction_request(percent: int) -> RollRequest:
 
 
 def _rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    cp = _int(params, "cp")
+    cp = int_param(params, "cp")
     die, line = _d10(params, _rally_request(params), dice)
     whole = rally.rally_whole_men(cp, die)
     percent = rally.rally_fraction_percent(cp, die)
@@ -905,13 +899,13 @@ RALLY = Action(
     (CP, D10_ZERO),
     _rally_request,
     _rally_resolve,
-    lambda p: _over_d10(p, "men rallied", lambda d: _rally_outcome(_int(p, "cp"), d)),
+    lambda p: _over_d10(p, "men rallied", lambda d: _rally_outcome(int_param(p, "cp"), d)),
     examples=({"cp": 3}, {"cp": 5, "d10_zero": "0"}),
 )
 
 
 def _fraction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
-    percent = _int(params, "percent")
+    percent = int_param(params, "percent")
     value, line = _percentile(params, _fraction_request(percent), dice)
     extra = 1 if rally.fraction_rallies(percent, value) else 0
     return Outcome(
@@ -929,12 +923,12 @@ RALLY_FRACTION = Action(
     "Rally fraction",
     "The fraction of a rallied man: one more man on a percentile at or under it.",
     (Param("percent", ParamKind.INT, "the fraction in percent", 50, 10, 90), DOUBLE_ZERO),
-    lambda p: _fraction_request(_int(p, "percent")),
+    lambda p: _fraction_request(int_param(p, "percent")),
     _fraction_resolve,
     lambda p: _over_percentile(
         p,
         "extra men",
-        lambda v: (1 if rally.fraction_rallies(_int(p, "percent"), v) else 0, frozenset()),
+        lambda v: (1 if rally.fraction_rallies(int_param(p, "percent"), v) else 0, frozenset()),
     ),
     examples=({"percent": 80}, {"percent": 20, "double_zero": "0"}),
 )

@@ -38,7 +38,7 @@ from companion.rules.core import (
     Scenario,
     Step,
     Transition,
-    check_dice,
+    check_input,
 )
 from companion.rules.fighting_swashbucklers import (
     actions,
@@ -73,7 +73,12 @@ from companion.rules.fighting_swashbucklers.state import (
 )
 
 FACINGS: tuple[str, ...] = ("front", "flank", "rear")
-HELP_POINTS: tuple[int, ...] = tuple(range(0, tables.GOOD_LEADER_MAX_POINTS + 1, 5))
+# A good leader may lend any number of points. Fifty-one entries are too many to step
+# through with UP/DOWN, so the referee picks a band of ten, then the number in it.
+HELP_BANDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(max(1, 10 * t), min(10 * t + 9, tables.GOOD_LEADER_MAX_POINTS) + 1))
+    for t in range(tables.GOOD_LEADER_MAX_POINTS // 10 + 1)
+)
 
 # ----------------------------------------------------------------- start
 
@@ -95,7 +100,8 @@ def start(scenario: Scenario) -> GameState:
     officers: list[OfficerState] = []
     for u in scenario.units:
         pose = u.traits.get("pose", "")
-        formation = u.traits.get("formation", tables.LINE)
+        shaped = u.kind in tables.FORMED_KINDS
+        formation = u.traits.get("formation", tables.LINE if shaped else tables.NO_FORMATION)
         assert isinstance(pose, str) and isinstance(formation, str)
         units.append(
             SquadState(
@@ -391,11 +397,18 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
         return AwaitChoice(f"{s.non_phasing} reacts ({s.reactions_left})", tuple(opts), "")
     if k == "leader_help":
         u = s.unit(st.unit)
-        fixed = tuple(
-            Choice(f"help:{p}", "No help" if p == 0 else f"Lend {p}: risk {2 * p}%")
-            for p in HELP_POINTS
-        )
-        return AwaitChoice(f"{u.leader} helps {u.name}?", fixed, u.name)
+        opts = [Choice("help:0", "No help")]
+        for band, lendable in enumerate(HELP_BANDS):
+            if len(lendable) == 1:
+                opts.append(_help_choice(lendable[0]))
+            else:
+                opts.append(Choice(f"band:{band}", f"Lend {lendable[0]}-{lendable[-1]}"))
+        return AwaitChoice(f"{u.leader} helps {u.name}?", tuple(opts), u.name)
+    if k == "leader_points":
+        u = s.unit(st.unit)
+        opts = [_help_choice(p) for p in HELP_BANDS[st.number]]
+        opts.append(Choice("back", "Back"))
+        return AwaitChoice(f"{u.leader} lends?", tuple(opts), u.name)
     if k == "pick_advantage":
         m = s.melees[st.number]
         d = s.unit(m.defender)
@@ -415,9 +428,15 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
     return None
 
 
+def _help_choice(points: int) -> Choice:
+    return Choice(f"help:{points}", f"Lend {points}: risk {command.good_leader_risk(points)}%")
+
+
 def _action_options(s: GameState, u: SquadState) -> tuple[Choice, ...]:
     if u.airborne:
-        return (Choice("land", "Land anywhere"), Choice("stay", "Stay airborne"))
+        if _opt_str(s, "ranger_landing") == "when_chosen":
+            return (Choice("land", "Land anywhere"), Choice("stay", "Stay airborne"))
+        return (Choice("land", "Land anywhere"),)
     if u.actions_used >= _allowed_actions(s, u) and _may_try_second(s, u):
         return (Choice("second", "Try 2nd action"), Choice("end", "End unit"))
     opts: list[Choice] = []
@@ -486,13 +505,10 @@ class _Out:
 def advance(state: object, given: GameInput) -> Transition:
     s = _state(state)
     step = _step(s, with_odds=False)
+    check_input(step, given)
     out = _Out()
-    if isinstance(step, GameOver):
-        raise RulesError("the game is over; no more inputs")
-    if isinstance(step, AwaitRoll):
-        if not isinstance(given, Rolled):
-            raise RulesError(f"expected a roll: {step.request.reason} ({step.request.summary()})")
-        check_dice(step.request, given.dice)
+    if isinstance(given, Rolled):
+        assert isinstance(step, AwaitRoll)
         roll = _roll_for(s)
         assert roll is not None
         outcome = roll.action.resolve(roll.params, given.dice)
@@ -502,12 +518,7 @@ def advance(state: object, given: GameInput) -> Transition:
         out.log.extend(f"  {line}" for line in outcome.details)
         new = _on_roll(s.at(stage=Stage()), s.stage, given.dice, outcome, out)
     else:
-        assert isinstance(step, AwaitChoice)
-        if not isinstance(given, Chosen):
-            raise RulesError(f"expected a choice for {step.prompt!r}")
-        keys = [o.key for o in step.options]
-        if given.key not in keys:
-            raise RulesError(f"{given.key!r} is not a choice here; expected one of {keys}")
+        assert isinstance(given, Chosen)
         new = _on_choice(s.at(stage=Stage()), s.stage, given.key, out)
     new = _settle(new, out.log, out.cues)
     if new.finished:
@@ -524,7 +535,7 @@ def _on_choice(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
     if k == "pick_unit":
         if key == "end":
             out.log.append(f"{s.phasing} ends orders")
-            return s.at(phase="reaction")
+            return _land_due_rangers(s, out).at(phase="reaction")
         return s.at(stage=Stage("pick_action", rest))
     if k == "pick_action":
         return _on_action(s, s.unit(st.unit), key, out)
@@ -543,7 +554,11 @@ def _on_choice(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
             out.log.append(f"{s.non_phasing} ends reaction fire")
             return s.at(reactions_left=0)
         return s.at(stage=Stage("pick_target", rest, purpose="reaction"))
-    if k == "leader_help":
+    if k in ("leader_help", "leader_points"):
+        if key.startswith("band:"):
+            return s.at(stage=Stage("leader_points", st.unit, number=int(rest)))
+        if key == "back":
+            return s.at(stage=Stage("leader_help", st.unit))
         return s.at(stage=Stage("morale_roll", st.unit, number=int(rest)))
     if k == "pick_advantage":
         return _begin_fight(s, st.number, rest, out)
@@ -568,7 +583,7 @@ def _on_action(s: GameState, u: SquadState, key: str, out: _Out) -> GameState:
         return s.with_unit(u.with_(done=True))
     if key == "land":
         out.log.append(f"{u.name} materialise anywhere on the field; they do nothing more")
-        return s.with_unit(u.with_(hyperspace=LANDED, hyperspace_turn=s.turn, done=True))
+        return _land(s, u)
     if key == "stay":
         out.log.append(f"{u.name} stay in hyper-space this turn")
         return s.with_unit(u.with_(done=True))
@@ -586,17 +601,40 @@ def _on_action(s: GameState, u: SquadState, key: str, out: _Out) -> GameState:
     if key == "fire":
         return s.at(stage=Stage("pick_target", u.name, purpose="fire"))
     if key in ("move", "charge"):
-        if needs_rough_roll(u.formation) and not u.rough_passed and not u.is_commander:
+        if _rolls_in_rough(s, u):
             return s.at(stage=Stage("ask_rough", u.name, purpose=key))
         return _moved(s, u.name, key, out)
     raise RulesError(f"unknown action {key!r}")  # pragma: no cover
+
+
+def _rolls_in_rough(s: GameState, u: SquadState) -> bool:
+    if u.rough_passed:
+        return False
+    if u.kind == tables.CANNON:  # no formation: the line's roll only by option
+        return _opt_str(s, "cannon_rough_terrain") == "rolls"
+    return needs_rough_roll(u.formation)
+
+
+def _land(s: GameState, u: SquadState) -> GameState:
+    return s.with_unit(u.with_(hyperspace=LANDED, hyperspace_turn=s.turn, done=True))
+
+
+def _land_due_rangers(s: GameState, out: _Out) -> GameState:
+    """The trip lasts two turns, so Rangers left unordered in their landing turn come down."""
+    if _opt_str(s, "ranger_landing") != "next_turn":
+        return s
+    for u in s.units:
+        if u.side == s.phasing and u.airborne and u.men > 0 and u.hyperspace_turn < s.turn:
+            out.log.append(f"{u.name} must land now: place them anywhere on the field")
+            s = _land(s, u)
+    return s
 
 
 def _moved(s: GameState, name: str, purpose: str, out: _Out) -> GameState:
     u = s.unit(name)
     if purpose == "charge":
         return s.at(stage=Stage("pick_target", name, purpose="charge"))
-    shape = "" if u.is_commander else f" ({u.formation})"
+    shape = f" ({u.formation})" if u.formation else ""
     out.log.append(f'{name} moves up to {move_inches(u.kind)}"{shape}')
     return _action_done(s, name)
 
@@ -685,6 +723,15 @@ def _contact(
         return _action_done(s, attacker, halted=True)  # in contact: no more orders
     # a provoked cavalry advance: the defender gets another defensive fire
     d = s.unit(defender)
+    if (
+        _can_ever_fire(s, d)
+        and not _can_fire_now(s, d)
+        and _opt_str(s, "column_defensive_fire") == "deploys"
+    ):
+        # only a foot column gets here; the chart's units deploy if they must to fire
+        out.log.append(f"{defender} deploys into line to fire")
+        s = s.with_unit(d.with_(formation=tables.LINE))
+        d = s.unit(defender)
     if _can_fire_now(s, d):
         return _start_fire(s, defender, attacker, "defensive", out)
     out.log.append(f"{defender} cannot fire defensively")

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.rules.core import RuleOption, Scenario, ScenarioError, ScenarioValue, Unit
+from companion.rules.core import (
+    RuleOption,
+    Scenario,
+    ScenarioError,
+    ScenarioValue,
+    Unit,
+    option_values,
+)
 from companion.rules.fighting_swashbucklers import fire, melee, tables
 from companion.rules.fighting_swashbucklers.dice import D10_ZERO_READINGS, DOUBLE_ZERO_READINGS
 
@@ -110,8 +117,29 @@ OPTIONS: tuple[RuleOption, ...] = (
         "whole",
         ("whole", "by_man"),
     ),
+    RuleOption(
+        "ranger_landing",
+        "Hyper-Space Rangers land in their side's next turn, as the two-turn trip in the "
+        'source has it ("next_turn"), or may stay airborne until the player lands them '
+        '("when_chosen").',
+        "next_turn",
+        ("next_turn", "when_chosen"),
+    ),
+    RuleOption(
+        "cannon_rough_terrain",
+        'A cannon has no formation, so no rough-terrain roll ("no_roll"), or rolls as a '
+        'line does ("rolls").',
+        "no_roll",
+        ("no_roll", "rolls"),
+    ),
+    RuleOption(
+        "column_defensive_fire",
+        "A foot column that provoked cavalry advance into deploys into line to give its "
+        'defensive fire ("deploys"), or, unable to fire in column, gives none ("none").',
+        "deploys",
+        ("deploys", "none"),
+    ),
 )
-OPTION_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS)
 
 SQUAD_KINDS: tuple[str, ...] = (
     tables.INFANTRY,
@@ -153,21 +181,6 @@ def _as_table(value: ScenarioValue | None, where: str) -> dict[str, ScenarioValu
     if not isinstance(value, dict):
         raise _fail(where, "must be a table")
     return value
-
-
-def _check_options(raw: dict[str, ScenarioValue]) -> dict[str, ScenarioValue]:
-    out: dict[str, ScenarioValue] = {o.name: o.default for o in OPTIONS}
-    for name, value in raw.items():
-        option = next((o for o in OPTIONS if o.name == name), None)
-        if option is None:
-            raise _fail(
-                f"[options] {name}", "is not an option; options are " + ", ".join(OPTION_NAMES)
-            )
-        if isinstance(value, bool) or value not in option.choices:
-            allowed = ", ".join(repr(c) for c in option.choices)
-            raise _fail(f"[options] {name}", f"is {value!r}; allowed: {allowed}")
-        out[name] = value
-    return out
 
 
 def _check_unit(raw: ScenarioValue, index: int, sides: tuple[str, ...]) -> Unit:
@@ -270,7 +283,7 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
             )
     setup = _as_table(raw.get("setup"), "[setup]")
     _check_setup(setup, sides)
-    options = _check_options(_as_table(raw.get("options"), "[options]"))
+    options = option_values(OPTIONS, _as_table(raw.get("options"), "[options]"))
     notes = raw.get("notes", "")
     if not isinstance(notes, str):
         raise _fail("notes", "must be a text")

@@ -102,6 +102,7 @@ MOVE_INCHES = {INFANTRY: 6, MACHINE_GUN: 6, CANNON: 6, COMMANDER: 6, CAVALRY: 10
 LINE = "line"
 COLUMN = "column"
 FORMATIONS: tuple[str, ...] = (LINE, COLUMN)
+NO_FORMATION = ""  # a cannon or the commanding officer: the source forms only foot and horse
 ROUGH_TERRAIN_PASS_CHANCE = 70  # a unit in line, each turn; columns need no roll
 
 # ------------------------------------------------------------------ command

@@ -95,9 +95,10 @@ SCRIPT: tuple[tuple[GameInput, str], ...] = (
     (r(7, 5), "T1 takes 7 markers"),
     (c("unit:L1"), ""),
     (c("target:R1"), "R1 takes 4 markers"),
-    (c("help:10"), ""),
-    (r(2, 0), "ML = 60 + 10 x 4 = 100, halved for stress = 50, plus 10 leader points: 60"),
-    (r(5, 5), "L1 turns to face R1 and fires"),
+    (c("band:1"), ""),  # lend 10-19
+    (c("help:13"), ""),  # any number, not only fives
+    (r(2, 0), "ML = 60 + 10 x 4 = 100, halved for stress = 50, plus 13 leader points: 63"),
+    (r(5, 5), "L1 turns to face R1 and fires"),  # Sgt survives: 55 over his 26% risk
     (r(9, 0), "MG holds (ML 95)"),
     (r(6, 1), "R1 fails (ML 60): 1 man routs, 3 left"),
     (r(8, 8), "T1 fails (ML 55): 2 men rout, 1 left"),

@@ -81,18 +81,18 @@ def test_scripted_game_state_at_key_points() -> None:
     assert after_reaction.unit("T1").markers == 7
     assert after_reaction.unit("R1").markers == 4
     assert after_reaction.unit("MG").markers == 1
-    after_morale, _ = play(state, *inputs[:29])
+    after_morale, _ = play(state, *inputs[:30])
     assert after_morale.unit("L1").faced
     assert (after_morale.unit("R1").men, after_morale.unit("R1").routed) == (3, 1)
     assert (after_morale.unit("T1").men, after_morale.unit("T1").routed) == (1, 2)
-    after_melee, _ = play(state, *inputs[:35])
+    after_melee, _ = play(state, *inputs[:36])
     assert (after_melee.unit("L1").men, after_melee.unit("L1").routed) == (2, 2)
     assert after_melee.side("Legion").victory_points == 3
     assert after_melee.officer("Ali") is not None and not after_melee.officer("Ali").alive
-    after_rally, _ = play(state, *inputs[:41])
+    after_rally, _ = play(state, *inputs[:42])
     assert (after_rally.unit("R1").men, after_rally.unit("T1").men) == (3, 3)
     assert after_rally.phasing == "Legion" and after_rally.unit("R1").markers == 0
-    after_vanish, _ = play(state, *inputs[:44])
+    after_vanish, _ = play(state, *inputs[:45])
     assert after_vanish.unit("L1").airborne
 
 
@@ -112,7 +112,7 @@ def test_an_input_that_does_not_fit_is_refused_and_changes_nothing() -> None:
         RULES.advance(state, r(5))
     assert state == before
     state, _ = play(state, r(5, 0), r(9, 9), r(1, 0), r(2, 0))
-    with pytest.raises(RulesError, match="not a choice"):
+    with pytest.raises(RulesError, match="'unit:L1' is not an option"):
         RULES.advance(state, c("unit:L1"))  # the Legion does not phase now
 
 
@@ -331,7 +331,7 @@ def test_hyper_space_rangers_vanish_land_then_wait() -> None:
     state, _ = play(state, c("back"), c("end"), c("end"), r(1))
     assert state.turn == 2 and state.phasing == "Legion"
     state, _ = play(state, r(9, 9), c("unit:L1"))
-    assert keys(state) == ["land", "stay"]
+    assert keys(state) == ["land"]  # the trip lasts two turns: no staying up
     state, log = play(state, c("land"))
     assert "L1 materialise anywhere on the field; they do nothing more" in log
     assert "unit:L1" not in keys(state)  # landed: nothing more this turn
@@ -342,6 +342,87 @@ def test_hyper_space_rangers_vanish_land_then_wait() -> None:
     assert keys(state) == ["unit:MG", "end"]  # landed this turn: no reaction fire
     state, _ = play(state, c("end"), r(9, 9))
     assert state.turn == 3 and "unit:L1" in keys(state)  # turn 3: free to act
+
+
+def rangers_up_in_turn_1(**options: Any) -> GameState:
+    """L1 vanishes in the Legion's half of turn 1; the state is the Legion's turn-2 orders."""
+    raw = preset(**options)
+    raw["setup"]["turn_limit"] = 3
+    raw["setup"]["first_side"] = "Legion"
+    state, _ = play(begin(raw), r(0, 1), c("unit:L1"), c("vanish"), c("end"), r(1))
+    state, _ = play(state, r(9, 9), c("end"), r(1))  # the Tribes do nothing
+    state, _ = play(state, r(9, 9))
+    assert (state.turn, state.phasing) == (2, "Legion") and state.unit("L1").airborne
+    return state
+
+
+def test_rangers_left_unordered_in_their_landing_turn_come_down() -> None:
+    state = rangers_up_in_turn_1()
+    state, log = play(state, c("end"))
+    assert "L1 must land now: place them anywhere on the field" in log
+    l1 = state.unit("L1")
+    assert (l1.airborne, l1.hyperspace, l1.hyperspace_turn) == (False, "landed", 2)
+    state, _ = play(state, r(9), c("unit:R1"))  # the Tribes react
+    assert "target:L1" in keys(state)
+
+
+def test_ranger_landing_option_lets_them_stay_airborne() -> None:
+    state = rangers_up_in_turn_1(ranger_landing="when_chosen")
+    state, _ = play(state, c("unit:L1"))
+    assert keys(state) == ["land", "stay"]
+    state, log = play(state, c("stay"), c("end"))
+    assert not any("must land" in line for line in log)
+    assert state.unit("L1").airborne
+
+
+def good_leader_asked() -> GameState:
+    """R1 charges L1 in the flank: L1 tests in stress, and Sgt (a good leader) is asked."""
+    state = tribes_orders(begin(preset()))
+    state, _ = play(
+        state,
+        c("unit:R1"),
+        c("charge"),
+        c("rough:no"),
+        c("target:L1"),
+        c("face:flank"),
+        c("end"),
+        r(1),  # 4 CP x 1: no reaction
+    )
+    return state
+
+
+def test_a_good_leader_lends_any_number_of_points() -> None:
+    state = good_leader_asked()
+    assert keys(state) == ["help:0", "band:0", "band:1", "band:2", "band:3", "band:4", "help:50"]
+    state, _ = play(state, c("band:0"))
+    assert keys(state) == [f"help:{p}" for p in range(1, 10)] + ["back"]
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and step.options[6].label == "Lend 7: risk 14%"
+    state, _ = play(state, c("help:7"))
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "L1: Morale test against ML 57"  # stress 50, plus 7
+    state, log = play(state, r(6, 0), r(1, 4))  # 60 holds; 14 is within his 14% risk
+    assert "Sgt is killed" in log
+    assert state.officer("Sgt") is not None and not state.officer("Sgt").alive
+
+
+def test_a_good_leader_s_bands_go_back_and_top_out_at_certain_death() -> None:
+    state = good_leader_asked()
+    state, _ = play(state, c("band:4"))
+    assert keys(state)[-2:] == ["help:49", "back"]
+    state, _ = play(state, c("back"))
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice)
+    assert [o.label for o in step.options] == [
+        "No help",
+        "Lend 1-9",
+        "Lend 10-19",
+        "Lend 20-29",
+        "Lend 30-39",
+        "Lend 40-49",
+        "Lend 50: risk 100%",
+    ]
 
 
 def wipe_out_t1(**options: Any) -> GameState:
@@ -475,6 +556,59 @@ def test_cannon_asks_the_range_and_rolls_d10_less_its_tens() -> None:
     assert "T1 takes 7 markers (7 in all)" in log
 
 
+def with_a_gun(**options: Any) -> dict[str, Any]:
+    raw = preset(**options)
+    gun = {"name": "Gun", "side": "Legion", "kind": "cannon", "figures": 3}
+    raw["units"].append({**gun, "traits": {"pose": "standing"}})
+    raw["setup"]["first_side"] = "Legion"
+    return raw
+
+
+def test_a_cannon_has_no_formation_so_no_rough_terrain_roll() -> None:
+    state = begin(with_a_gun())
+    assert state.unit("Gun").formation == ""
+    state, log = play(state, r(9, 9), c("unit:Gun"), c("move"))
+    assert 'Gun moves up to 6"' in log  # no "terrain?" question, no formation named
+    state, _ = play(state, c("unit:Capt"), c("move"), c("unit:MG"), c("move"))
+    assert keys(state) == ["rough:no", "rough:yes"]  # a line is still asked
+
+
+def test_cannon_rough_terrain_option_rolls_as_a_line() -> None:
+    state = begin(with_a_gun(cannon_rough_terrain="rolls"))
+    state, _ = play(state, r(9, 9), c("unit:Gun"), c("move"))
+    assert keys(state) == ["rough:no", "rough:yes"]
+    state, log = play(state, c("rough:yes"), r(7, 1))
+    assert "Gun stands in the rough for the rest of the turn" in log
+
+
+def advance_into_column_l1(**options: Any) -> tuple[GameState, list[str]]:
+    """MG's reaction fire provokes R1, which advances into the flank of L1, in column."""
+    raw = preset(**options)
+    raw["units"][1]["traits"]["formation"] = "column"  # L1
+    state = tribes_orders(begin(raw))
+    # a column cannot react, so MG's is the only reaction fire
+    state, _ = play(state, c("end"), r(5), c("unit:MG"), c("target:R1"), r(9, 9))
+    state, _ = play(state, r(1, 0))  # R1: 10 against ML 80 provokes
+    assert not state.unit("R1").test_due and state.unit("R1").markers == 4
+    return play(state, c("target:L1"), c("face:flank"))
+
+
+def test_a_column_charged_by_a_provoked_advance_deploys_to_fire() -> None:
+    state, log = advance_into_column_l1()
+    assert "L1 deploys into line to fire" in log and "L1 fires at R1" in log
+    assert state.unit("L1").formation == "line"
+    r1 = state.unit("R1")
+    assert (r1.markers, r1.test_due) == (8, True)  # 4 prone men: 4 more markers, a new test
+
+
+def test_column_defensive_fire_option_none() -> None:
+    state, log = advance_into_column_l1(column_defensive_fire="none")
+    assert "L1 cannot fire defensively" in log
+    assert state.unit("L1").formation == "column"
+    r1 = state.unit("R1")
+    assert (r1.markers, r1.test_due, r1.stress) == (4, False, False)  # no second test
+
+
 def test_double_zero_option_in_the_game() -> None:
     state = begin(raw_scenario(double_zero="0"))
     state, log = play(state, r(0, 0))
@@ -532,16 +666,19 @@ def broken(change: str) -> dict[str, Any]:
         ("no_pose", "unit 'L1' traits.pose: is missing"),
         ("side", "unit 'L1' side: is 'Arabs'; allowed: Legion, Tribes"),
         ("commander", "side 'Legion': needs exactly one commander unit, has 0"),
-        ("option", "[options] double_zero: is '1000'; allowed: '100', '0'"),
-        ("unknown_option", "[options] chips: is not an option"),
+        ("option", "[options] double_zero = '1000' is not allowed; use '100', '0'"),
+        ("unknown_option", "[options] 'chips' is not an option"),
         ("turn_limit", "[setup] turn_limit: is missing"),
         ("formation", "unit 'MG' traits.formation: is 'square'; allowed: line, column"),
         ("leader_type", "unit 'R1' traits.leader_type: is 'hero'"),
         ("duplicate", "unit 'L1' name: is used twice"),
         ("system", "system: is 'fortboard'"),
         ("commander_formation", "unit 'Capt' traits.formation: a commander has no formation"),
-        ("d10_zero", "[options] d10_zero: is '1'; allowed: '10', '0'"),
-        ("rally_option", "[options] lost_squad_rally: is 'never'; allowed: 'whole', 'by_man'"),
+        ("d10_zero", "[options] d10_zero = '1' is not allowed; use '10', '0'"),
+        (
+            "rally_option",
+            "[options] lost_squad_rally = 'never' is not allowed; use 'whole', 'by_man'",
+        ),
     ],
 )
 def test_a_broken_scenario_names_unit_and_field(change: str, message: str) -> None:

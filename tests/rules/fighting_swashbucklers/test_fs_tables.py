@@ -289,6 +289,7 @@ FORMATION_ROWS = [
     ("line", "infantry", True, True, 4),
     ("line", "machine_gun", True, True, 4),
     ("line", "cavalry", True, True, 4),
+    ("", "cannon", True, False, 4),  # no formation: fires, no line's roll, all crew fight
 ]
 
 
