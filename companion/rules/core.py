@@ -542,10 +542,22 @@ class Ruleset(Protocol):
 StateT = TypeVar("StateT")
 
 
+class GameModule(Protocol[StateT]):
+    """What a system's `game` module offers: the sequence of play on its own states."""
+
+    def start(self, scenario: Scenario) -> StateT: ...
+
+    def next_step(self, state: StateT) -> Step: ...
+
+    def advance(self, state: StateT, given: GameInput) -> Transition: ...
+
+    def describe(self, state: StateT) -> tuple[str, ...]: ...
+
+
 @dataclass(frozen=True)
 class PackagedRuleset(Generic[StateT]):
     """A `Ruleset` wired from a system package's parts: its charts and actions, its
-    scenario loader and the four entry points of its `game` module.
+    scenario loader and its `game` module.
 
     Every system hands the session its states as `object`; the check here turns a state
     from another system (a journal replayed under the wrong rules) into a RulesError
@@ -557,27 +569,24 @@ class PackagedRuleset(Generic[StateT]):
     dice: tuple[DieKind, ...]
     actions: Mapping[str, Action]
     options: tuple[RuleOption, ...]
-    state_type: type[StateT]
     scenario_loader: Callable[[Mapping[str, ScenarioValue]], Scenario]
-    game_start: Callable[[Scenario], StateT]
-    game_next_step: Callable[[StateT], Step]
-    game_advance: Callable[[StateT, GameInput], Transition]
-    game_describe: Callable[[StateT], tuple[str, ...]]
+    state_type: type[StateT]
+    game: GameModule[StateT]
 
     def load_scenario(self, raw: Mapping[str, ScenarioValue]) -> Scenario:
         return self.scenario_loader(raw)
 
     def start(self, scenario: Scenario) -> StateT:
-        return self.game_start(scenario)
+        return self.game.start(scenario)
 
     def next_step(self, state: object) -> Step:
-        return self.game_next_step(self._own(state))
+        return self.game.next_step(self._own(state))
 
     def advance(self, state: object, given: GameInput) -> Transition:
-        return self.game_advance(self._own(state), given)
+        return self.game.advance(self._own(state), given)
 
     def describe(self, state: object) -> tuple[str, ...]:
-        return self.game_describe(self._own(state))
+        return self.game.describe(self._own(state))
 
     def _own(self, state: object) -> StateT:
         if not isinstance(state, self.state_type):

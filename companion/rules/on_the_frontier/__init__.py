@@ -18,12 +18,9 @@ RULESET: Ruleset = PackagedRuleset[game.GameState](
     dice=(DieKind.D6,),
     actions=ACTIONS,
     options=scenario.OPTIONS,
-    state_type=game.GameState,
     scenario_loader=scenario.load_scenario,
-    game_start=game.start,
-    game_next_step=game.next_step,
-    game_advance=game.advance,
-    game_describe=game.describe,
+    state_type=game.GameState,
+    game=game,
 )
 
 __all__ = ["RULESET"]
