@@ -196,7 +196,8 @@ def test_commander_factor_option() -> None:
     assert isinstance(step, AwaitRoll) and "11 against 10" in step.request.reason
 
 
-def charge_l1_frontally(**options: Any) -> GameState:
+def r1_charges_l1(facing: str, **options: Any) -> GameState:
+    """The Tribes' cavalry R1 charges the Legion's L1 on `facing`; no reaction fire."""
     state = tribes_orders(begin(preset(**options)))
     state, _log = play(
         state,
@@ -204,11 +205,15 @@ def charge_l1_frontally(**options: Any) -> GameState:
         c("charge"),
         c("rough:no"),
         c("target:L1"),
-        c("face:front"),
+        c(f"face:{facing}"),
         c("end"),
         r(1),  # 4 CP x 1: no reaction
     )
     return state
+
+
+def charge_l1_frontally(**options: Any) -> GameState:
+    return r1_charges_l1("front", **options)
 
 
 def test_cavalry_charging_infantry_frontally_test_in_stress() -> None:
@@ -377,18 +382,7 @@ def test_ranger_landing_option_lets_them_stay_airborne() -> None:
 
 def good_leader_asked() -> GameState:
     """R1 charges L1 in the flank: L1 tests in stress, and Sgt (a good leader) is asked."""
-    state = tribes_orders(begin(preset()))
-    state, _ = play(
-        state,
-        c("unit:R1"),
-        c("charge"),
-        c("rough:no"),
-        c("target:L1"),
-        c("face:flank"),
-        c("end"),
-        r(1),  # 4 CP x 1: no reaction
-    )
-    return state
+    return r1_charges_l1("flank")
 
 
 def test_a_good_leader_lends_any_number_of_points() -> None:

@@ -473,7 +473,8 @@ def test_men_sent_up_the_tower_arrive_after_their_units_next_activation() -> Non
     assert p.said("reach the top of the tower")
 
 
-def test_men_come_down_from_the_tower_for_a_command_point() -> None:
+def _tower_manned_first_band_drawn() -> Play:
+    """The example game with two men up the tower, at the first Arab band's chip."""
     p = Play(example())
     p.choose("days:1", "done")
     p.roll(1)
@@ -481,6 +482,11 @@ def test_men_come_down_from_the_tower_for_a_command_point() -> None:
     p.roll(4)
     p.roll(3)
     p.chip("A1")
+    return p
+
+
+def test_men_come_down_from_the_tower_for_a_command_point() -> None:
+    p = _tower_manned_first_band_drawn()
     p.choose("fire", "target:Legion 1", "cover:heavy")  # the shooting wakes the garrison
     p.roll(1, 1, 1, 1, 1, 1)
     p.chip("CPT")
@@ -491,13 +497,7 @@ def test_men_come_down_from_the_tower_for_a_command_point() -> None:
 
 
 def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
-    p = Play(example())
-    p.choose("days:1", "done")
-    p.roll(1)
-    p.choose("none", "none", "tower:2")
-    p.roll(4)
-    p.roll(3)
-    p.chip("A1")
+    p = _tower_manned_first_band_drawn()
     p.choose("fire", "target:Legion 1", "cover:heavy")
     p.roll(1, 1, 1, 1, 1, 1)
     p.chip("CPT")
@@ -510,13 +510,7 @@ def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
 
 
 def test_the_tower_sees_onto_rooftops_no_cover_no_save() -> None:
-    p = Play(example())
-    p.choose("days:1", "done")
-    p.roll(1)
-    p.choose("none", "none", "tower:2")
-    p.roll(4)
-    p.roll(3)
-    p.chip("A1")
+    p = _tower_manned_first_band_drawn()
     p.choose("fire", "target:Legion 1")
     assert "cover:rooftop" not in p.options(), "only the tower looks down onto the roofs"
     p.choose("cover:heavy")
@@ -1121,13 +1115,7 @@ def test_a_band_with_a_mounted_leader_falls_back_from_close_combat_unpinned() ->
 
 
 def test_the_tower_cannot_be_charged() -> None:
-    p = Play(example())
-    p.choose("days:1", "done")
-    p.roll(1)
-    p.choose("none", "none", "tower:2")
-    p.roll(4)
-    p.roll(3)
-    p.chip("A1")
+    p = _tower_manned_first_band_drawn()
     p.choose("charge")
     assert "target:Tower" not in p.options()
 
