@@ -548,12 +548,17 @@ def test_unmanned_maxim_is_recrewed_then_crewed_by_the_arabs_from_a_band() -> No
     assert p.s.cp_arab == 3 - t.COMMAND_POINT_COSTS[("Arab", "crew_captured_mg")]
 
 
-def test_a_hero_mans_an_unmanned_gun_without_command_points() -> None:
-    raw = small()
+def _with_an_unmanned_gun(raw: dict[str, Any]) -> Play:
+    """The scenario with an FFL gun whose crew are all down, at the first chip."""
     add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
     p = Play(raw)
     to_first_chip(p)
     p.set_unit("Gun", figures=0)
+    return p
+
+
+def test_a_hero_mans_an_unmanned_gun_without_command_points() -> None:
+    p = _with_an_unmanned_gun(small())
     p.set_unit("Legion", heroes=1)
     p.chip("L")
     p.choose("hero_gun", "unit:Gun")
@@ -563,11 +568,7 @@ def test_a_hero_mans_an_unmanned_gun_without_command_points() -> None:
 
 
 def test_a_hero_cannot_leave_his_sergeant_without_men() -> None:
-    raw = small()
-    add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
-    p = Play(raw)
-    to_first_chip(p)
-    p.set_unit("Gun", figures=0)
+    p = _with_an_unmanned_gun(small())
     p.set_unit("Legion", figures=1, heroes=1)
     p.chip("L")
     assert "hero_gun" not in p.options()
@@ -577,11 +578,7 @@ def test_a_hero_cannot_leave_his_sergeant_without_men() -> None:
 
 
 def test_a_hero_leaves_his_sergeant_with_the_last_man() -> None:
-    raw = small()
-    add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
-    p = Play(raw)
-    to_first_chip(p)
-    p.set_unit("Gun", figures=0)
+    p = _with_an_unmanned_gun(small())
     p.set_unit("Legion", figures=2, heroes=1)
     p.chip("L")
     p.choose("hero_gun", "unit:Gun")
@@ -611,11 +608,8 @@ def test_men_sent_up_the_tower_leave_one_man_with_their_sergeant() -> None:
 
 def test_a_lone_hero_without_a_sergeant_may_empty_his_squad_for_a_gun() -> None:
     raw = small()
-    add_unit(raw, name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
     add_unit(raw, name="Squad", side="FFL", kind="foot", figures=3, chip="Q")
-    p = Play(raw)
-    to_first_chip(p)
-    p.set_unit("Gun", figures=0)
+    p = _with_an_unmanned_gun(raw)
     p.set_unit("Squad", figures=1, heroes=1)
     p.chip("Q")
     p.choose("hero_gun", "unit:Gun")
