@@ -542,6 +542,15 @@ class Ruleset(Protocol):
 StateT = TypeVar("StateT")
 
 
+class ScenarioModule(Protocol):
+    """What a system's `scenario` module offers: its id, its options and its loader."""
+
+    SYSTEM: str
+    OPTIONS: tuple[RuleOption, ...]
+
+    def load_scenario(self, raw: Mapping[str, ScenarioValue]) -> Scenario: ...
+
+
 class GameModule(Protocol[StateT]):
     """What a system's `game` module offers: the sequence of play on its own states."""
 
@@ -556,25 +565,31 @@ class GameModule(Protocol[StateT]):
 
 @dataclass(frozen=True)
 class PackagedRuleset(Generic[StateT]):
-    """A `Ruleset` wired from a system package's parts: its charts and actions, its
-    scenario loader and its `game` module.
+    """A `Ruleset` wired from a system package's parts: its actions, its `scenario`
+    module and its `game` module.
 
     Every system hands the session its states as `object`; the check here turns a state
     from another system (a journal replayed under the wrong rules) into a RulesError
     instead of an AttributeError deep inside the game.
     """
 
-    name: str  # snake_case id, e.g. "tenir_le_fort"
     title: str
     dice: tuple[DieKind, ...]
     actions: Mapping[str, Action]
-    options: tuple[RuleOption, ...]
-    scenario_loader: Callable[[Mapping[str, ScenarioValue]], Scenario]
+    scenario: ScenarioModule
     state_type: type[StateT]
     game: GameModule[StateT]
 
+    @property
+    def name(self) -> str:  # snake_case id, e.g. "tenir_le_fort"
+        return self.scenario.SYSTEM
+
+    @property
+    def options(self) -> tuple[RuleOption, ...]:
+        return self.scenario.OPTIONS
+
     def load_scenario(self, raw: Mapping[str, ScenarioValue]) -> Scenario:
-        return self.scenario_loader(raw)
+        return self.scenario.load_scenario(raw)
 
     def start(self, scenario: Scenario) -> StateT:
         return self.game.start(scenario)

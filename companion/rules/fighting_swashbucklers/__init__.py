@@ -13,12 +13,10 @@ from companion.rules.fighting_swashbucklers.actions import ACTIONS
 from companion.rules.fighting_swashbucklers.state import GameState
 
 RULESET: Ruleset = PackagedRuleset[GameState](
-    name=scenario.SYSTEM,
     title="Fighting Swashbucklers of the Foreign Legion",
     dice=(DieKind.D10, DieKind.PERCENTILE),
     actions=ACTIONS,
-    options=scenario.OPTIONS,
-    scenario_loader=scenario.load_scenario,
+    scenario=scenario,
     state_type=GameState,
     game=game,
 )

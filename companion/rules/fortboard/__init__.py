@@ -12,12 +12,10 @@ from companion.rules.fortboard.actions import ACTIONS
 from companion.rules.fortboard.state import GameState
 
 RULESET: Ruleset = PackagedRuleset[GameState](
-    name=scenario.SYSTEM,
     title="FortBoard v1.6",
     dice=(DieKind.D6,),
     actions=ACTIONS,
-    options=scenario.OPTIONS,
-    scenario_loader=scenario.load_scenario,
+    scenario=scenario,
     state_type=GameState,
     game=game,
 )

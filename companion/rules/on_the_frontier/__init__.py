@@ -13,12 +13,10 @@ from companion.rules.on_the_frontier import game, scenario
 from companion.rules.on_the_frontier.actions import ACTIONS
 
 RULESET: Ruleset = PackagedRuleset[game.GameState](
-    name=scenario.SYSTEM,
     title="On the Frontier",
     dice=(DieKind.D6,),
     actions=ACTIONS,
-    options=scenario.OPTIONS,
-    scenario_loader=scenario.load_scenario,
+    scenario=scenario,
     state_type=game.GameState,
     game=game,
 )

@@ -15,12 +15,10 @@ from companion.rules.scrubs_of_the_desert import game, scenario
 from companion.rules.scrubs_of_the_desert.actions import ACTIONS
 
 RULESET: Ruleset = PackagedRuleset[game.GameState](
-    name=scenario.SYSTEM,
     title="Scrubs of the Desert",
     dice=(DieKind.D10, DieKind.PERCENTILE),
     actions=ACTIONS,
-    options=scenario.OPTIONS,
-    scenario_loader=scenario.load_scenario,
+    scenario=scenario,
     state_type=game.GameState,
     game=game,
 )

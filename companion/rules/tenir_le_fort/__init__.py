@@ -14,12 +14,10 @@ from companion.rules.tenir_le_fort.actions import ACTIONS
 from companion.rules.tenir_le_fort.state import GameState
 
 RULESET: Ruleset = PackagedRuleset[GameState](
-    name=scenario.SYSTEM,
     title="Tenir le Fort",
     dice=(DieKind.D6,),
     actions=ACTIONS,
-    options=scenario.OPTIONS,
-    scenario_loader=scenario.load,
+    scenario=scenario,
     state_type=GameState,
     game=game,
 )

@@ -228,7 +228,7 @@ def _unit(raw: object, index: int) -> Unit:
     return Unit(name, side, kind, figures, tuple(weapons_raw), leader, chip, traits)
 
 
-def load(raw: Mapping[str, ScenarioValue]) -> Scenario:
+def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     if raw.get("system") != SYSTEM:
         raise _fail("system", f"{raw.get('system')!r} is not allowed; use {SYSTEM!r}")
     title = _str(raw.get("title"), "title")

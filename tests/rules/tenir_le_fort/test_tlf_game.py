@@ -473,14 +473,21 @@ def test_men_sent_up_the_tower_arrive_after_their_units_next_activation() -> Non
     assert p.said("reach the top of the tower")
 
 
-def _tower_manned_first_band_drawn() -> Play:
-    """The example game with two men up the tower, at the first Arab band's chip."""
+def _example_deployed(tower_men: int) -> Play:
+    """The example game set up for one day with `tower_men` up the tower, before the
+    first chip of the attack."""
     p = Play(example())
     p.choose("days:1", "done")
     p.roll(1)
-    p.choose("none", "none", "tower:2")
+    p.choose("none", "none", f"tower:{tower_men}")
     p.roll(4)
     p.roll(3)
+    return p
+
+
+def _tower_manned_first_band_drawn() -> Play:
+    """The example game with two men up the tower, at the first Arab band's chip."""
+    p = _example_deployed(tower_men=2)
     p.chip("A1")
     return p
 
@@ -588,12 +595,7 @@ def test_a_hero_leaves_his_sergeant_with_the_last_man() -> None:
 
 
 def test_men_sent_up_the_tower_leave_one_man_with_their_sergeant() -> None:
-    p = Play(example())
-    p.choose("days:1", "done")
-    p.roll(1)
-    p.choose("none", "none", "tower:0")
-    p.roll(4)
-    p.roll(3)
+    p = _example_deployed(tower_men=0)
     p.state = replace(p.s, alerted=True)
     p.chip("CPT")
     p.roll(1)
