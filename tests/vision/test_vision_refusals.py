@@ -16,7 +16,17 @@ import pytest
 
 from companion.vision import Calibration, DiceReader, FrameReading
 from companion.vision.compose import _assets, _paste
-from companion.vision.reader import _Candidate, _geometry_flags, _rein_in_sizes
+from companion.vision.reader import (
+    PATTERN_SHARPNESS,
+    SHARPNESS_SIDE,
+    STANDS_OUT_FROM,
+    _Candidate,
+    _crop,
+    _geometry_flags,
+    _rein_in_sizes,
+    _sharpness,
+    _standing_out,
+)
 
 
 def _candidate(cx: float, cy: float, w: float, h: float | None = None) -> _Candidate:
@@ -51,6 +61,61 @@ def test_oversized_boxes_in_a_cluster_are_reined_in(candidates: list[_Candidate]
                                                     flags: list[str | None]) -> None:
     _rein_in_sizes(candidates, 40.0)
     assert _geometry_flags(candidates) == flags
+
+
+def _wood(seed: int) -> np.ndarray:
+    """A light wooden floor: soft streaks along x over a fine, blurred grain."""
+    g = np.random.default_rng(seed)
+    streaks = cv2.resize(cv2.GaussianBlur(g.normal(0, 3, (640, 80)).astype(np.float32),
+                                          (0, 0), 2), (640, 640))
+    fine = cv2.GaussianBlur(g.normal(0, 3, (640, 640)).astype(np.float32), (0, 0), 2)
+    grain = (streaks + fine)[..., None]
+    return np.clip(np.float32([200, 185, 225]) - grain * np.float32([12, 16, 4]), 0,
+                   255).astype(np.uint8)
+
+
+def _with_knot(floor: np.ndarray, turn: float) -> np.ndarray:
+    """A soft darker knot in the grain, about the size of a die's face."""
+    mask = np.zeros(floor.shape[:2], np.float32)
+    cv2.ellipse(mask, (320, 320), (14, 8), turn, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 3)[..., None]
+    return np.clip(floor - mask * np.float32([18, 32, 7]), 0, 255).astype(np.uint8)
+
+
+def _taken_for_floor(frame: np.ndarray, c: _Candidate) -> bool:
+    """The reader's two cues for leaving out a refused candidate as a pattern of the floor."""
+    return (_sharpness(_crop(frame, c, SHARPNESS_SIDE)) < PATTERN_SHARPNESS
+            and _standing_out(frame, c, [c]) < STANDS_OUT_FROM)
+
+
+MIDDLE = _Candidate(320, 320, 40, 40, 0.65)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_knot_in_wood_grain_is_taken_for_floor(seed: int) -> None:
+    assert _taken_for_floor(_with_knot(_wood(seed), 30.0 * seed), MIDDLE)
+
+
+@pytest.mark.parametrize("floor", ["the sample tray", "wood"])
+def test_no_sample_die_is_taken_for_floor(floor: str) -> None:
+    """Every shipped die photo, each face at a few turns, on the white sample tray (where
+    a white die blends in but has sharp pips and edges) and on wood: never floor."""
+    tray, crops = _assets()
+    for value, sprites in crops["d6"].items():
+        for k, sprite in enumerate(sprites):
+            frame = tray.copy() if floor == "the sample tray" else _wood(k)
+            rng = random.Random(k)
+            _paste(frame, sprite, 320, 320, 40, rng.uniform(0, 360), rng)
+            assert not _taken_for_floor(frame, MIDDLE), (value, k)
+
+
+def test_a_candidate_hemmed_in_by_dice_is_not_judged_against_them() -> None:
+    """With the floor around it covered by other candidates there is nothing to compare."""
+    floor = _wood(1)
+    middle = _Candidate(320, 320, 40, 40, 0.7)
+    ring = [_Candidate(320 + dx, 320 + dy, 40, 40, 0.9)
+            for dx in (-40, 0, 40) for dy in (-40, 0, 40) if dx or dy]
+    assert _standing_out(floor, middle, [middle, *ring]) == float("inf")
 
 
 Placement = tuple[int, float, float, float]  # value, centre x, centre y, size
