@@ -399,6 +399,68 @@ def option_values(
     return values
 
 
+def unit_error(unit: str, field: str, problem: str) -> ScenarioError:
+    """A refusal naming the unit and its field, so that the player knows what to fix."""
+    return ScenarioError(f"unit {unit!r}, field {field!r}: {problem}")
+
+
+def scenario_sides(raw: Mapping[str, ScenarioValue]) -> tuple[str, str]:
+    """The scenario's `sides`: two different names."""
+    sides = raw.get("sides")
+    if (
+        not isinstance(sides, list)
+        or len(sides) != 2
+        or not all(isinstance(s, str) and s for s in sides)
+        or sides[0] == sides[1]
+    ):
+        raise ScenarioError(f"sides must be a list of two different names, got {sides!r}")
+    return str(sides[0]), str(sides[1])
+
+
+def scenario_table(raw: Mapping[str, ScenarioValue], key: str) -> dict[str, ScenarioValue]:
+    """A table of the scenario that may be left out, such as [setup] or [options]."""
+    table = raw.get(key, {})
+    if not isinstance(table, dict):
+        raise ScenarioError(f"[{key}] must be a table")
+    return table
+
+
+def scenario_units(
+    raw: Mapping[str, ScenarioValue],
+    sides: Sequence[str],
+    read_unit: Callable[[ScenarioValue, int], Unit],
+) -> tuple[Unit, ...]:
+    """The [[units]] tables, each read by `read_unit` (given the table and its index); a
+    name may be used once, and every side needs a unit."""
+    units_raw = raw.get("units")
+    if not isinstance(units_raw, list) or not units_raw:
+        raise ScenarioError("units must be a non-empty list of [[units]] tables")
+    units = tuple(read_unit(u, i) for i, u in enumerate(units_raw))
+    names = [u.name for u in units]
+    for n in names:
+        if names.count(n) > 1:
+            raise unit_error(n, "name", "two units have this name; names must be unique")
+    for side in sides:
+        if not any(u.side == side for u in units):
+            raise ScenarioError(f"side {side!r} has no units")
+    return units
+
+
+def check_setup_keys(setup: Mapping[str, ScenarioValue], known: Sequence[str]) -> None:
+    """A key the system does not read is most likely a typo: refuse it rather than ignore it."""
+    for key in setup:
+        if key not in known:
+            raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(known)}")
+
+
+def setup_turn_limit(setup: Mapping[str, ScenarioValue]) -> int:
+    """[setup] turn_limit: how many turns the game lasts, 1..50."""
+    limit = setup.get("turn_limit")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 50:
+        raise ScenarioError(f"[setup] turn_limit must be a whole number 1..50, got {limit!r}")
+    return limit
+
+
 # ---------------------------------------------------------------- game steps
 
 
@@ -406,6 +468,19 @@ def option_values(
 class Choice:
     key: str  # stable id journaled by the session, e.g. "fire", "unit:Legion 1"
     label: str  # short, fits the OLED (<= 18 characters is best)
+
+
+class Named(Protocol):
+    """A unit of any system, as far as a menu of units is concerned."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def unit_choices(prefix: str, units: Sequence[Named]) -> tuple[Choice, ...]:
+    """A choice per unit, keyed `prefix:name` for the game to read back, labelled with the
+    name cut to fit the OLED."""
+    return tuple(Choice(f"{prefix}:{u.name}", u.name[:18]) for u in units)
 
 
 @dataclass(frozen=True)
@@ -607,3 +682,70 @@ class PackagedRuleset(Generic[StateT]):
         if not isinstance(state, self.state_type):
             raise RulesError(f"not a {self.title} game state: {type(state).__name__}")
         return state
+
+
+# ------------------------------------------------- games played as named stages
+
+
+class StagedState(Protocol):
+    """A game state that waits at a named stage of play, between two sides."""
+
+    @property
+    def stage(self) -> str: ...
+
+    @property
+    def sides(self) -> tuple[str, str]: ...
+
+
+StagedT = TypeVar("StagedT", bound=StagedState)
+
+
+def await_stage(
+    state: StagedT,
+    choice_at: Callable[[StagedT], AwaitChoice | None],
+    roll_at: Callable[[StagedT], tuple[Action, Params] | None],
+    roll_off_stage: str,
+) -> AwaitChoice | AwaitRoll:
+    """What a game played as named stages waits for: the stage's choice if it asks one,
+    else its roll with the odds. The roll at `roll_off_stage` is a roll-off between the
+    sides, and each die is named after its side so that the table knows whose is whose."""
+    choice = choice_at(state)
+    if choice is not None:
+        return choice
+    roll = roll_at(state)
+    if roll is None:
+        raise RulesError(f"no step for stage {state.stage!r}")
+    action, params = roll
+    request, odds = action.request(params), action.odds(params)
+    if state.stage == roll_off_stage:
+        request, odds = roll_off_between(request, odds, state.sides)
+    return AwaitRoll(request, odds)
+
+
+def resolve_stage_roll(
+    state: StagedT,
+    roll_at: Callable[[StagedT], tuple[Action, Params] | None],
+    dice: Sequence[int],
+) -> Outcome:
+    """What `dice` did in the roll that the stage asks for."""
+    roll = roll_at(state)
+    assert roll is not None  # check_input lets dice through only at a stage that asks a roll
+    action, params = roll
+    return action.resolve(params, dice)
+
+
+# ------------------------------------------------------------- the end of a game
+
+
+def larger_share_kept(
+    sides: tuple[str, str], strength: Callable[[str], tuple[int, int]]
+) -> str | None:
+    """The side keeping the larger share of what it started with, `strength(side)` being
+    (now, at the start); None when the shares are equal. Cross-multiplied, so that no
+    share is rounded."""
+    (a_now, a_start), (b_now, b_start) = (strength(side) for side in sides)
+    if a_now * b_start > b_now * a_start:
+        return sides[0]
+    if b_now * a_start > a_now * b_start:
+        return sides[1]
+    return None

@@ -7,7 +7,8 @@ The game (`game.py`) resolves its rolls through the same functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from companion.rules.core import (
@@ -78,9 +79,6 @@ def count(n: int, singular: str, plural: str) -> str:
     return f"{n} {singular if n == 1 else plural}"
 
 
-
-
-
 def _percentile(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
     check_dice(request, dice)
     zero = str_param(params, "double_zero")
@@ -109,22 +107,20 @@ def _fold(label: str, counts: dict[tuple[int, frozenset[str]], int], total: int)
     )
 
 
+def _tally(label: str, results: Iterable[tuple[int, frozenset[str]]]) -> Odds:
+    """Odds from one (headline, effects) for each equally likely reading of the dice."""
+    counts = Counter(results)
+    return _fold(label, counts, counts.total())
+
+
 def _over_percentile(
     params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]
 ) -> Odds:
-    counts: dict[tuple[int, frozenset[str]], int] = {}
-    for value in percentile_values(str_param(params, "double_zero")):
-        key = fn(value)
-        counts[key] = counts.get(key, 0) + 1
-    return _fold(label, counts, 100)
+    return _tally(label, map(fn, percentile_values(str_param(params, "double_zero"))))
 
 
 def _over_d10(params: Params, label: str, fn: Callable[[int], tuple[int, frozenset[str]]]) -> Odds:
-    counts: dict[tuple[int, frozenset[str]], int] = {}
-    for die in d10_values(str_param(params, "d10_zero")):
-        key = fn(die)
-        counts[key] = counts.get(key, 0) + 1
-    return _fold(label, counts, 10)
+    return _tally(label, map(fn, d10_values(str_param(params, "d10_zero"))))
 
 
 # ------------------------------------------------------------ command points
@@ -379,9 +375,13 @@ def _risk_request(params: Params) -> RollRequest:
     return percentile_request(f"Good leader's risk ({risk}%)", f"{risk} or less: killed")
 
 
-def _risk_outcome(points: int, value: int) -> tuple[int, frozenset[str]]:
-    killed = command.good_leader_killed(points, value)
+def _officer_fate(killed: bool) -> tuple[int, frozenset[str]]:
+    """(officers killed, effects) for an under-officer's life at risk on a percentile."""
     return (1 if killed else 0), frozenset({"killed"}) if killed else frozenset()
+
+
+def _risk_outcome(points: int, value: int) -> tuple[int, frozenset[str]]:
+    return _officer_fate(command.good_leader_killed(points, value))
 
 
 def _risk_resolve(params: Params, dice: Sequence[int]) -> Outcome:
@@ -710,14 +710,9 @@ def _pair_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 def _pair_odds(params: Params) -> Odds:
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
-    counts: dict[tuple[int, frozenset[str]], int] = {}
     values = d10_values(str_param(params, "d10_zero"))
-    for x in values:
-        for y in values:
-            r = melee.pair_result(a, d, x, y)
-            key = (WINNER_NUMBERS[r.winner], _pair_effects(r))
-            counts[key] = counts.get(key, 0) + 1
-    return _fold(WINNER_LABEL, counts, 100)
+    results = (melee.pair_result(a, d, x, y) for x in values for y in values)
+    return _tally(WINNER_LABEL, ((WINNER_NUMBERS[r.winner], _pair_effects(r)) for r in results))
 
 
 MELEE_PARAMS = (
@@ -821,8 +816,7 @@ def _martinet_request(params: Params) -> RollRequest:
 
 
 def _martinet_outcome(won: bool, value: int) -> tuple[int, frozenset[str]]:
-    killed = command.martinet_killed(won, value)
-    return (1 if killed else 0), frozenset({"killed"}) if killed else frozenset()
+    return _officer_fate(command.martinet_killed(won, value))
 
 
 def _martinet_resolve(params: Params, dice: Sequence[int]) -> Outcome:

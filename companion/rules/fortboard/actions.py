@@ -38,6 +38,16 @@ def _bool_param(name: str, help_text: str) -> Param:
     return Param(name, ParamKind.BOOL, help_text, default=False)
 
 
+#: The largest count of figures (or of pairs of them) an action accepts.
+MAX_FIGURES = 40
+
+
+def _figures_param(name: str, help_text: str, default: int = 1, minimum: int = 1) -> Param:
+    return Param(
+        name, ParamKind.INT, help_text, default=default, minimum=minimum, maximum=MAX_FIGURES
+    )
+
+
 FALLEN_PARAMS = (
     _bool_param("barracks_fallen", "the barracks has fallen (fort defenders -1)"),
     _bool_param("keep_fallen", "the keep has fallen or been destroyed (fort defenders -1)"),
@@ -200,7 +210,7 @@ MELEE_LINE = Action(
     title="Melee: a line of matched pairs",
     help="Several like figures matched one to one; die i of each side fight each other.",
     params=(
-        Param("pairs", ParamKind.INT, "matched pairs of figures", default=1, minimum=1, maximum=40),
+        _figures_param("pairs", "matched pairs of figures"),
         *MELEE_PARAMS,
     ),
     request=_line_request,
@@ -264,8 +274,8 @@ MISSILE_FIRE = Action(
     title="Missile fire",
     help="Archers hit on 6, crossbows on 5-6; 2-3 spaces away both hit on 4+.",
     params=(
-        Param("archers", ParamKind.INT, "archers shooting", default=1, minimum=0, maximum=40),
-        Param("crossbows", ParamKind.INT, "crossbowmen shooting", default=0, minimum=0, maximum=40),
+        _figures_param("archers", "archers shooting", minimum=0),
+        _figures_param("crossbows", "crossbowmen shooting", default=0, minimum=0),
         Param(
             "range",
             ParamKind.CHOICE,
@@ -326,9 +336,7 @@ CREW_FIRE = Action(
     title="Missiles at artillery crew",
     help="Each missile figure removes a crewman of an enemy artillery piece on a 6.",
     params=(
-        Param(
-            "shooters", ParamKind.INT, "missile figures shooting", default=1, minimum=1, maximum=40
-        ),
+        _figures_param("shooters", "missile figures shooting"),
         Param("crew", ParamKind.INT, "crewmen left on the piece", default=3, minimum=1, maximum=20),
     ),
     request=_crew_request,
@@ -709,16 +717,7 @@ REPLACEMENT = Action(
     title="Attacker re-placement",
     help="Attacker infantry move to another station or wall only on a 6: one die for a group, "
     "or one a figure (option replacement_roll).",
-    params=(
-        Param(
-            "figures",
-            ParamKind.INT,
-            "dice rolled: 1 for a group, or one a figure",
-            default=1,
-            minimum=1,
-            maximum=40,
-        ),
-    ),
+    params=(_figures_param("figures", "dice rolled: 1 for a group, or one a figure"),),
     request=_replacement_request,
     resolve=_replacement_resolve,
     odds=_replacement_odds,
@@ -758,7 +757,7 @@ DOUSE_FLAMES = Action(
     name="douse-flames",
     title="Put out a burning assault tower",
     help="Each figure in the tower rolls a d6; any 6 puts the oil fire out (their whole turn).",
-    params=(Param("figures", ParamKind.INT, "figures trying", default=1, minimum=1, maximum=40),),
+    params=(_figures_param("figures", "figures trying"),),
     request=_douse_request,
     resolve=_douse_resolve,
     odds=_douse_odds,
@@ -789,7 +788,7 @@ ENGINE_SURVIVORS = Action(
     name="engine-survivors",
     title="Survivors of a destroyed ram or assault tower",
     help="1d6 figures inside (at most all of them) survive and are placed outside.",
-    params=(Param("crew", ParamKind.INT, "figures inside", default=4, minimum=1, maximum=40),),
+    params=(_figures_param("crew", "figures inside", default=4),),
     request=_survivors_request,
     resolve=_survivors_resolve,
     odds=lambda params: _single_die_odds(

@@ -299,6 +299,17 @@ def _alive(state: GameState, ids: Sequence[int]) -> list[Figure]:
 # ---------------------------------------------------------------- the menu
 
 
+def _engine_may_act(state: GameState, station: str, verb: str, crew: Sequence[Figure]) -> bool:
+    """A ram and an assault tower alike act once a turn, and only while the engine
+    is intact, crewed, and the stonework it faces still stands."""
+    return (
+        board.engine_intact(state, station)
+        and bool(crew)
+        and f"{verb}:{station}" not in state.used
+        and not board.destroyed(state, state.layout.place(station).faces)
+    )
+
+
 def _menu(state: GameState) -> list[Choice]:
     side = state.phase
     layout = state.layout
@@ -314,20 +325,11 @@ def _menu(state: GameState) -> list[Choice]:
                 and any(f.id not in engaged for f in crew)
             ):
                 out.append(Choice(f"shoot:{station}", f"Shoot {station}"))
-            if (
-                p.equipment == "ram"
-                and board.engine_intact(state, station)
-                and crew
-                and f"ram:{station}" not in state.used
-                and not board.destroyed(state, p.faces)
-            ):
+            if p.equipment == "ram" and _engine_may_act(state, station, "ram", crew):
                 out.append(Choice(f"ram:{station}", f"Ram {station}"))
             if (
                 p.equipment == "assault_tower"
-                and board.engine_intact(state, station)
-                and crew
-                and f"bridge:{station}" not in state.used
-                and not board.destroyed(state, p.faces)
+                and _engine_may_act(state, station, "bridge", crew)
                 and board.room(state, layout.bridge_of(station), ATTACKER) > 0
             ):
                 out.append(Choice(f"bridge:{station}", f"Bridge {station}"))

@@ -24,10 +24,15 @@ from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.params import (
     hit_faces,
+    hit_faces_text,
     hits_distribution,
     signed,
 )
-from companion.rules.on_the_frontier.shooting import ODD_FIGURE_READINGS, dice_for_figures
+from companion.rules.on_the_frontier.shooting import (
+    NATURAL_SIX_PARAM,
+    ODD_FIGURES_PARAM,
+    dice_for_figures,
+)
 
 ARTILLERY_DICE_READINGS: tuple[str, ...] = ("per_gunner", "per_gun")
 
@@ -55,14 +60,8 @@ CHARGE_PARAMS = (
     Param("shock", ParamKind.BOOL, "shock troops (bayonets, veterans... by scenario)", False),
     Param("enemy_in_cover", ParamKind.BOOL, "enemy in cover, behind an obstacle or uphill", False),
     Param("enemy_in_square", ParamKind.BOOL, "enemy formed in square (cavalry -1)", False),
-    Param(
-        "odd_figures",
-        ParamKind.CHOICE,
-        "an odd figure's die",
-        "round_down",
-        choices=ODD_FIGURE_READINGS,
-    ),
-    Param("natural_six", ParamKind.BOOL, "a natural 6 always hits", False),
+    ODD_FIGURES_PARAM,
+    NATURAL_SIX_PARAM,
     Param(
         "artillery_dice",
         ParamKind.CHOICE,
@@ -106,10 +105,9 @@ def _charge_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, 
 
 def charge_request(params: Params) -> RollRequest:
     dice, modifier, faces, _ = _charge_setup(params)
-    meaning = "hit on " + ",".join(map(str, sorted(faces))) if faces else "no face hits"
     return RollRequest(
         f"{params['kind']} in contact, {signed(modifier)} a die",
-        (DiceGroup(DieKind.D6, dice, f"{params['kind']} in contact", meaning),),
+        (DiceGroup(DieKind.D6, dice, f"{params['kind']} in contact", hit_faces_text(faces)),),
     )
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from companion.rules.core import (
     Action,
     AwaitChoice,
-    AwaitRoll,
     Choice,
     Chosen,
     GameInput,
@@ -26,8 +25,11 @@ from companion.rules.core import (
     Scenario,
     Step,
     Transition,
+    await_stage,
     check_input,
-    roll_off_between,
+    larger_share_kept,
+    resolve_stage_roll,
+    unit_choices,
 )
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.charges import CHARGE_DICE, COME_ON, charge_result
@@ -295,7 +297,7 @@ def _orders(state: GameState, f: Force) -> tuple[Choice, ...]:
 
 
 def _targets(state: GameState, side: str) -> tuple[Choice, ...]:
-    return tuple(Choice(f"target:{e.name}", e.name[:18]) for e in state.enemies_of(side))
+    return unit_choices("target", state.enemies_of(side))
 
 
 def _range_choices(state: GameState, shooter: Force) -> tuple[Choice, ...]:
@@ -314,9 +316,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
         ready = [
             f for f in state.forces if f.side == state.active_side and f.in_play and not f.acted
         ]
-        options = [Choice(f"unit:{f.name}", f.name[:18]) for f in ready]
-        options.append(Choice("done", "End orders"))
-        return AwaitChoice(f"{state.active_side}: which unit?", tuple(options), state.active_side)
+        options = (*unit_choices("unit", ready), Choice("done", "End orders"))
+        return AwaitChoice(f"{state.active_side}: which unit?", options, state.active_side)
     if stage == "order":
         prompt = "Charged: order?" if state.engaged(ctx.actor) else "Order?"
         return AwaitChoice(prompt, _orders(state, state.force(ctx.actor)), ctx.actor)
@@ -325,14 +326,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
             "Charge which unit?", _targets(state, state.force(ctx.actor).side), ctx.actor
         )
     if stage == "join_target":
-        return AwaitChoice(
-            "Join which unit?",
-            tuple(
-                Choice(f"join:{f.name}", f.name[:18])
-                for f in _joinable(state, state.force(ctx.actor))
-            ),
-            ctx.actor,
-        )
+        joinable = _joinable(state, state.force(ctx.actor))
+        return AwaitChoice("Join which unit?", unit_choices("join", joinable), ctx.actor)
     if stage == "move_broken":
         return AwaitChoice("Broken ground?", NO_YES, ctx.actor)
     if stage == "move_deploy":
@@ -473,17 +468,7 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
 def next_step(state: GameState) -> Step:
     if state.finished:
         return GameOver(winner(state), describe(state))
-    choice = _choice(state)
-    if choice is not None:
-        return choice
-    roll = _roll(state)
-    if roll is None:
-        raise RulesError(f"no step for stage {state.stage!r}")
-    action, params = roll
-    request, odds = action.request(params), action.odds(params)
-    if state.stage == "initiative":
-        request, odds = roll_off_between(request, odds, state.sides)
-    return AwaitRoll(request, odds)
+    return await_stage(state, _choice, _roll, roll_off_stage="initiative")
 
 
 # ---------------------------------------------------------------- the engine
@@ -498,16 +483,12 @@ class _Result:
 
 
 def advance(state: GameState, given: GameInput) -> Transition:
-    step = next_step(state)
-    check_input(step, given)
+    check_input(next_step(state), given)
     if isinstance(given, Chosen):
         result = _on_choice(state, given.key)
     else:
         assert isinstance(given, Rolled)
-        roll = _roll(state)
-        assert roll is not None
-        action, params = roll
-        outcome = action.resolve(params, given.dice)
+        outcome = resolve_stage_roll(state, _roll, given.dice)
         result = _on_roll(state, outcome, given.dice)
         result = replace(result, outcome=outcome, cues=result.cues | {"dice"})
     settled = _settle(result, state.turn)
@@ -1155,14 +1136,7 @@ def strength(state: GameState, side: str) -> tuple[int, int]:
 
 def winner(state: GameState) -> str | None:
     """The side keeping the larger share of its starting figures in the ranks."""
-    (a_now, a_start), (b_now, b_start) = (strength(state, s) for s in state.sides)
-    left = a_now * b_start
-    right = b_now * a_start
-    if left > right:
-        return state.sides[0]
-    if right > left:
-        return state.sides[1]
-    return None
+    return larger_share_kept(state.sides, lambda side: strength(state, side))
 
 
 def describe(state: GameState) -> tuple[str, ...]:

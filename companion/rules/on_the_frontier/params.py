@@ -16,6 +16,13 @@ def hit_faces(hit_on: int, modifier: int, natural_six_hits: bool) -> frozenset[i
     return frozenset(faces)
 
 
+def hit_faces_text(faces: frozenset[int]) -> str:
+    """The faces that hit, as the dice prompt shows them."""
+    if not faces:
+        return "no face hits"
+    return "hit on " + ",".join(str(f) for f in sorted(faces))
+
+
 def hits_distribution(dice: int, faces: frozenset[int]) -> Distribution:
     """Exact distribution of hits when each of `dice` d6 hits on `faces`."""
     chance: Fraction = face_chance(DieKind.D6, faces)

@@ -11,7 +11,13 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_setup_keys,
     option_values,
+    scenario_sides,
+    scenario_table,
+    scenario_units,
+    setup_turn_limit,
+    unit_error,
 )
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.engineering import DEMOLITION_TARGETS
@@ -115,10 +121,6 @@ def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
     return Options(odd, six, stack, volley, hold, rout, guns, surplus)
 
 
-def _fail(unit: str, field: str, problem: str) -> ScenarioError:
-    return ScenarioError(f"unit {unit!r}, field {field!r}: {problem}")
-
-
 def _string(raw: Mapping[str, ScenarioValue], key: str, where: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str) or not value.strip():
@@ -132,58 +134,64 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
     name = _string(raw, "name", f"units[{index}]")
     side = raw.get("side")
     if side not in sides or not isinstance(side, str):
-        raise _fail(name, "side", f"{side!r} is not a side; sides are {', '.join(sides)}")
+        raise unit_error(name, "side", f"{side!r} is not a side; sides are {', '.join(sides)}")
     kind = raw.get("kind")
     if kind not in tables.UNIT_KINDS or not isinstance(kind, str):
-        raise _fail(name, "kind", f"{kind!r} is not allowed; use {', '.join(tables.UNIT_KINDS)}")
+        raise unit_error(
+            name, "kind", f"{kind!r} is not allowed; use {', '.join(tables.UNIT_KINDS)}"
+        )
     figures = raw.get("figures")
     if isinstance(figures, bool) or not isinstance(figures, int) or not 1 <= figures <= MAX_FIGURES:
-        raise _fail(name, "figures", f"{figures!r} is not allowed; use a whole number 1..60")
+        raise unit_error(name, "figures", f"{figures!r} is not allowed; use a whole number 1..60")
     weapons_raw = raw.get("weapons", [])
     if not isinstance(weapons_raw, list):
-        raise _fail(name, "weapons", "must be a list of weapon names")
+        raise unit_error(name, "weapons", "must be a list of weapon names")
     weapons: list[str] = []
     for w in weapons_raw:
         if not isinstance(w, str) or w not in ALLOWED_WEAPONS:
-            raise _fail(name, "weapons", f"{w!r} is not allowed; use {', '.join(ALLOWED_WEAPONS)}")
+            raise unit_error(
+                name, "weapons", f"{w!r} is not allowed; use {', '.join(ALLOWED_WEAPONS)}"
+            )
         weapons.append(w)
     if kind == "artillery" and "artillery" not in weapons:
-        raise _fail(name, "weapons", "an artillery unit needs the weapon 'artillery'")
+        raise unit_error(name, "weapons", "an artillery unit needs the weapon 'artillery'")
     if kind != "artillery" and "artillery" in weapons:
-        raise _fail(name, "weapons", "only kind = 'artillery' may have the weapon 'artillery'")
+        raise unit_error(name, "weapons", "only kind = 'artillery' may have the weapon 'artillery'")
     leader = raw.get("leader")
     if leader is not None and (not isinstance(leader, str) or not leader.strip()):
-        raise _fail(name, "leader", f"{leader!r} must be a name")
+        raise unit_error(name, "leader", f"{leader!r} must be a name")
     traits_raw = raw.get("traits", {})
     if not isinstance(traits_raw, dict):
-        raise _fail(name, "traits", "must be a table")
+        raise unit_error(name, "traits", "must be a table")
     for key in traits_raw:
         if key not in UNIT_TRAITS:
-            raise _fail(
+            raise unit_error(
                 name, f"traits.{key}", f"unknown trait; traits are {', '.join(UNIT_TRAITS)}"
             )
     quality = traits_raw.get("quality", "regular")
     if quality not in tables.QUALITIES:
-        raise _fail(
+        raise unit_error(
             name, "traits.quality", f"{quality!r} is not allowed; use {', '.join(tables.QUALITIES)}"
         )
     for flag in ("shock", "superior_firepower", "engineers"):
         if flag in traits_raw and not isinstance(traits_raw[flag], bool):
-            raise _fail(name, f"traits.{flag}", f"{traits_raw[flag]!r} must be true or false")
+            raise unit_error(name, f"traits.{flag}", f"{traits_raw[flag]!r} must be true or false")
     ranks = traits_raw.get("ranks", 1)
     if ranks not in (1, 2) or isinstance(ranks, bool):
-        raise _fail(name, "traits.ranks", f"{ranks!r} is not allowed; use 1 or 2")
+        raise unit_error(name, "traits.ranks", f"{ranks!r} is not allowed; use 1 or 2")
     if ranks == 2 and kind == "artillery":
-        raise _fail(name, "traits.ranks", "guns are not drawn up in ranks; every gunner counts")
+        raise unit_error(
+            name, "traits.ranks", "guns are not drawn up in ranks; every gunner counts"
+        )
     if "guns" in traits_raw and kind != "artillery":
-        raise _fail(name, "traits.guns", "only kind = 'artillery' has guns")
+        raise unit_error(name, "traits.guns", "only kind = 'artillery' has guns")
     guns = traits_raw.get("guns", 1)
     if isinstance(guns, bool) or not isinstance(guns, int) or not 1 <= guns <= figures:
-        raise _fail(
+        raise unit_error(
             name, "traits.guns", f"{guns!r} is not allowed; use a whole number 1..{figures}"
         )
     if traits_raw.get("engineers") and kind not in tables.FOOT_KINDS:
-        raise _fail(
+        raise unit_error(
             name, "traits.engineers", f"only foot ({', '.join(sorted(tables.FOOT_KINDS))}) dig"
         )
     return Unit(
@@ -203,33 +211,11 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     if system != SYSTEM:
         raise ScenarioError(f"system must be {SYSTEM!r}, got {system!r}")
     title = _string(raw, "title", "scenario")
-    sides_raw = raw.get("sides")
-    if (
-        not isinstance(sides_raw, list)
-        or len(sides_raw) != 2
-        or not all(isinstance(s, str) and s for s in sides_raw)
-        or sides_raw[0] == sides_raw[1]
-    ):
-        raise ScenarioError(f"sides must be a list of two different names, got {sides_raw!r}")
-    sides = tuple(str(s) for s in sides_raw)
-    units_raw = raw.get("units")
-    if not isinstance(units_raw, list) or not units_raw:
-        raise ScenarioError("units must be a non-empty list of [[units]] tables")
-    units = tuple(_unit(u, sides, i) for i, u in enumerate(units_raw))
-    names = [u.name for u in units]
-    for n in names:
-        if names.count(n) > 1:
-            raise _fail(n, "name", "two units have this name; names must be unique")
-    for side in sides:
-        if not any(u.side == side for u in units):
-            raise ScenarioError(f"side {side!r} has no units")
-    options_raw = raw.get("options", {})
-    if not isinstance(options_raw, dict):
-        raise ScenarioError("[options] must be a table")
+    sides = scenario_sides(raw)
+    units = scenario_units(raw, sides, lambda table, index: _unit(table, sides, index))
+    options_raw = scenario_table(raw, "options")
     read_options(options_raw)
-    setup_raw = raw.get("setup", {})
-    if not isinstance(setup_raw, dict):
-        raise ScenarioError("[setup] must be a table")
+    setup_raw = scenario_table(raw, "setup")
     read_setup(setup_raw, sides)
     notes = raw.get("notes", "")
     return Scenario(
@@ -267,12 +253,8 @@ def _engineering_sides(value: ScenarioValue, sides: tuple[str, ...]) -> tuple[st
 
 
 def read_setup(raw: Mapping[str, ScenarioValue], sides: tuple[str, ...]) -> Setup:
-    for key in raw:
-        if key not in SETUP_KEYS:
-            raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(SETUP_KEYS)}")
-    limit = raw.get("turn_limit")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 50:
-        raise ScenarioError(f"[setup] turn_limit must be a whole number 1..50, got {limit!r}")
+    check_setup_keys(raw, SETUP_KEYS)
+    limit = setup_turn_limit(raw)
     engineering = _engineering_sides(raw.get("engineering", False), sides)
     target = raw.get("demolition_target", "")
     if not isinstance(target, str) or (target and target not in DEMOLITION_TARGETS):

@@ -24,11 +24,22 @@ from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.params import (
     hit_faces,
+    hit_faces_text,
     hits_distribution,
     signed,
 )
 
 ODD_FIGURE_READINGS: tuple[str, ...] = ("round_down", "round_up")
+# The scenario's odd_figure_dice and natural_six_always_hits readings govern shooting and
+# the charge dice alike, so both actions take these two parameters.
+ODD_FIGURES_PARAM = Param(
+    "odd_figures",
+    ParamKind.CHOICE,
+    "an odd figure's die",
+    "round_down",
+    choices=ODD_FIGURE_READINGS,
+)
+NATURAL_SIX_PARAM = Param("natural_six", ParamKind.BOOL, "a natural 6 always hits", False)
 
 
 def dice_for_figures(figures: int, figures_per_die: int, odd_figures: str) -> int:
@@ -81,14 +92,8 @@ SHOOT_PARAMS = (
         choices=tables.UNIT_KINDS,
     ),
     Param("in_cover", ParamKind.BOOL, "the target is in cover", False),
-    Param(
-        "odd_figures",
-        ParamKind.CHOICE,
-        "an odd figure's die",
-        "round_down",
-        choices=ODD_FIGURE_READINGS,
-    ),
-    Param("natural_six", ParamKind.BOOL, "a natural 6 always hits", False),
+    ODD_FIGURES_PARAM,
+    NATURAL_SIX_PARAM,
     Param("difficult_stacks", ParamKind.BOOL, "cover and a difficult kind give -2", False),
 )
 
@@ -111,17 +116,11 @@ def _shoot_setup(
     return row, dice, modifier, faces, reasons
 
 
-def _faces_text(faces: frozenset[int]) -> str:
-    if not faces:
-        return "no face hits"
-    return "hit on " + ",".join(str(f) for f in sorted(faces))
-
-
 def shoot_request(params: Params) -> RollRequest:
     row, dice, modifier, faces, _ = _shoot_setup(params)
     return RollRequest(
         f"{row.weapon} fire, {params['range']} range, {signed(modifier)} a die",
-        (DiceGroup(DieKind.D6, dice, f"{row.weapon} fire", _faces_text(faces)),),
+        (DiceGroup(DieKind.D6, dice, f"{row.weapon} fire", hit_faces_text(faces)),),
     )
 
 

@@ -4,7 +4,6 @@ a d10 for each figure under it, 5+ kills."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 from companion.rules.core import (
     Action,
@@ -26,6 +25,7 @@ from companion.rules.scrubs_of_the_desert.dice import (
     binomial_d10,
     faces_at_least,
     faces_text,
+    pass_fail_odds,
     signed,
 )
 
@@ -112,8 +112,7 @@ def to_hit_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 def to_hit_odds(params: Params) -> Odds:
     _, _, faces, _ = _to_hit_setup(params)
-    p = Fraction(len(faces), 10)
-    return Odds("hit", {0: 1 - p, 1: p}, {"hit": p})
+    return pass_fail_odds("hit", faces)
 
 
 CANNON_TO_HIT = Action(

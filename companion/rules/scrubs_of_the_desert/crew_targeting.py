@@ -19,7 +19,8 @@ from companion.rules.core import (
 )
 from companion.rules.odds import binomial
 from companion.rules.scrubs_of_the_desert.dice import (
-    DOUBLE_ZERO_READINGS,
+    DOUBLE_ZERO_PARAM,
+    double_zero_text,
     percentile_groups,
     read_percentile,
 )
@@ -43,7 +44,7 @@ PARAMS = (
     Param("hits", ParamKind.INT, "hits scored on the gun's position", 1, 1, 40),
     Param("crew", ParamKind.INT, "crew figures at the gun", 2, 1, 12),
     Param("others", ParamKind.INT, 'other figures within 5" of the gun', 4, 0, 60),
-    Param("double_zero", ParamKind.CHOICE, "how 00 reads", "zero", choices=DOUBLE_ZERO_READINGS),
+    DOUBLE_ZERO_PARAM,
 )
 
 
@@ -61,7 +62,7 @@ def crew_hitting_rolls(percent: int, double_zero: str) -> str:
 def crew_request(params: Params) -> RollRequest:
     percent = _percent(params)
     double_zero = str_param(params, "double_zero")
-    reading = "00 = 0" if double_zero == "zero" else "00 = 100"
+    reading = double_zero_text(double_zero)
     meaning = f"{percent}%: {crew_hitting_rolls(percent, double_zero)} hits a crewman ({reading})"
     return RollRequest(
         f"Crew targeting: {params['hits']} hits, {percent}% each falls on the crew",

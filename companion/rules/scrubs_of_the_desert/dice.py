@@ -1,4 +1,4 @@
-"""d10 and percentile conventions and fast exact pools.
+"""d10 and percentile conventions, fast exact pools and the one-d10 pass-or-fail roll.
 
 A d10 reads 0-9 and 0 is zero. A percentile roll is a tens die (0-9 = 00-90)
 and a units die; "00" on both reads 0 unless the `double_zero` option says 100.
@@ -10,13 +10,21 @@ from collections.abc import Iterable
 from fractions import Fraction
 from math import comb
 
-from companion.rules.core import DiceGroup, DieKind, percentile_value
+from companion.rules.core import (
+    DiceGroup,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    ParamKind,
+    percentile_value,
+)
 
 DOUBLE_ZERO_READINGS: tuple[str, ...] = ("zero", "hundred")
 D10_FACES: tuple[int, ...] = DieKind.D10.faces
-
-
-
+DOUBLE_ZERO_PARAM = Param(
+    "double_zero", ParamKind.CHOICE, "how 00 reads", "zero", choices=DOUBLE_ZERO_READINGS
+)
 
 
 def signed(value: int) -> str:
@@ -26,6 +34,11 @@ def signed(value: int) -> str:
 def read_percentile(tens: int, units: int, double_zero: str) -> int:
     """The percentile a tens die and a units die show (00 = 0 or 100 by option)."""
     return percentile_value(tens, units, zero_zero_is_100=double_zero == "hundred")
+
+
+def double_zero_text(double_zero: str) -> str:
+    """How "00" reads, for the dice prompt."""
+    return "00 = 0" if double_zero == "zero" else "00 = 100"
 
 
 def percentile_values(double_zero: str) -> tuple[int, ...]:
@@ -52,6 +65,19 @@ def faces_text(faces: Iterable[int]) -> str:
     if ordered == list(range(ordered[0], 10)):
         return f"{ordered[0]}+" if ordered[0] else "any face"
     return ",".join(map(str, ordered))
+
+
+def pass_fail_odds(label: str, faces: frozenset[int]) -> Odds:
+    """One d10 that passes on `faces`: headline 1 on a pass, with `label` as its effect."""
+    p = Fraction(len(faces), 10)
+    return Odds(label, {0: 1 - p, 1: p}, {label: p})
+
+
+def pass_fail_outcome(label: str, passed: bool, detail: str) -> Outcome:
+    """A one-d10 roll that passed or failed: headline 1 and the effect `label` on a pass."""
+    return Outcome(
+        1 if passed else 0, label, frozenset({label}) if passed else frozenset(), (detail,)
+    )
 
 
 def binomial_d10(n: int, faces: frozenset[int]) -> dict[int, Fraction]:

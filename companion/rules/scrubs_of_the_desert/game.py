@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from companion.rules.core import (
     Action,
     AwaitChoice,
-    AwaitRoll,
     Choice,
     Chosen,
     GameInput,
@@ -28,8 +27,11 @@ from companion.rules.core import (
     Scenario,
     Step,
     Transition,
+    await_stage,
     check_input,
-    roll_off_between,
+    larger_share_kept,
+    resolve_stage_roll,
+    unit_choices,
 )
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.activation import (
@@ -246,8 +248,9 @@ POSITION_CHOICES = (
 MAX_FIGURES_ASKED = 30
 
 
-def _short(name: str) -> str:
-    return name[:18]
+def _count_choices(most: int) -> tuple[Choice, ...]:
+    """How many: 1 to `most`."""
+    return tuple(Choice(str(n), str(n)) for n in range(1, most + 1))
 
 
 def _orders(state: GameState, b: Band) -> tuple[Choice, ...]:
@@ -281,23 +284,14 @@ def _choice(state: GameState) -> AwaitChoice | None:
     s = state.stage
     if s == "pick_unit":
         side = state.sides[c.side]
-        return AwaitChoice(
-            f"{side}: activate?",
-            tuple(Choice(f"unit:{b.name}", _short(b.name)) for b in state.ready(side)),
-            side,
-        )
+        return AwaitChoice(f"{side}: activate?", unit_choices("unit", state.ready(side)), side)
     if s == "sight_pick":
         actor = state.band(c.actor)
         hidden = [
             b for b in state.enemies(actor.side, False) if not b.spotted and b.name not in c.tried
         ]
         return AwaitChoice(
-            "Try to sight?",
-            (
-                *(Choice(f"target:{b.name}", _short(b.name)) for b in hidden),
-                Choice("skip", "No more"),
-            ),
-            c.actor,
+            "Try to sight?", (*unit_choices("target", hidden), Choice("skip", "No more")), c.actor
         )
     if s == "sight_range":
         return AwaitChoice(
@@ -312,11 +306,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice("Order?", _orders(state, state.band(c.actor)), c.actor)
     if s == "charge_target":
         actor = state.band(c.actor)
-        return AwaitChoice(
-            "Charge whom?",
-            tuple(Choice(f"target:{b.name}", _short(b.name)) for b in state.enemies(actor.side)),
-            c.actor,
-        )
+        targets = unit_choices("target", state.enemies(actor.side))
+        return AwaitChoice("Charge whom?", targets, c.actor)
     if s == "terrain":
         return AwaitChoice(
             "Terrain?",
@@ -331,14 +322,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice("Contact made?", YES_NO, c.actor)
     if s == "fire_pick":
         actor = state.band(c.actor)
-        return AwaitChoice(
-            "Fire at?",
-            (
-                *(Choice(f"target:{b.name}", _short(b.name)) for b in state.enemies(actor.side)),
-                Choice("hold", "No fire"),
-            ),
-            c.actor,
-        )
+        targets = unit_choices("target", state.enemies(actor.side))
+        return AwaitChoice("Fire at?", (*targets, Choice("hold", "No fire")), c.actor)
     if s == "weapon_pick":
         return AwaitChoice(
             "Which weapon?",
@@ -363,28 +348,17 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if s == "crew_near":
         return AwaitChoice('Infantry within 4"?', NO_YES, c.target)
     if s == "crew_count":
-        return AwaitChoice(
-            'Others within 5"?',
-            tuple(Choice(str(n), str(n)) for n in range(1, MAX_FIGURES_ASKED + 1)),
-            c.target,
-        )
+        return AwaitChoice('Others within 5"?', _count_choices(MAX_FIGURES_ASKED), c.target)
     if s == "crew_others":
         gun = state.band(c.target)
         near = [b for b in state.bands if b.side == gun.side and b.in_play and b.kind != "gun"]
         return AwaitChoice(
-            "Other hits on?",
-            (*(Choice(f"unit:{b.name}", _short(b.name)) for b in near), Choice("none", "No one")),
-            c.target,
+            "Other hits on?", (*unit_choices("unit", near), Choice("none", "No one")), c.target
         )
     if s == "blast_count":
         target = state.band(c.target)
-        return AwaitChoice(
-            "Figures in blast?",
-            tuple(
-                Choice(str(n), str(n)) for n in range(1, min(MAX_FIGURES_ASKED, target.figures) + 1)
-            ),
-            c.target,
-        )
+        most = min(MAX_FIGURES_ASKED, target.figures)
+        return AwaitChoice("Figures in blast?", _count_choices(most), c.target)
     if s == "morale_position":
         return AwaitChoice("Unit's position?", POSITION_CHOICES, c.pending[0])
     if s == "def_position":
@@ -418,36 +392,22 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice(f"Climber {c.climber + 1}?", YES_NO, c.actor)
     if s == "gun_pick":
         actor = state.band(c.actor)
-        return AwaitChoice(
-            "Which gun?",
-            tuple(
-                Choice(f"unit:{g.name}", _short(g.name))
-                for g in state.bands
-                if g.side == actor.side and g.abandoned
-            ),
-            c.actor,
-        )
+        guns = [g for g in state.bands if g.side == actor.side and g.abandoned]
+        return AwaitChoice("Which gun?", unit_choices("unit", guns), c.actor)
     if s == "gun_crew":
         actor = state.band(c.actor)
         gun = state.band(c.target)
-        return AwaitChoice(
-            "How many crew?",
-            tuple(Choice(str(n), str(n)) for n in range(1, min(gun.start, actor.figures) + 1)),
-            c.actor,
-        )
+        return AwaitChoice("How many crew?", _count_choices(min(gun.start, actor.figures)), c.actor)
     if s == "reached_gun":
         return AwaitChoice("Reached the gun?", YES_NO, c.actor)
     if s == "hook_target":
         actor = state.band(c.actor)
-        return AwaitChoice(
-            "Which hook?",
-            tuple(
-                Choice(f"unit:{a.name}", _short(a.name))
-                for a in state.bands
-                if a.side != actor.side and a.hook_up and a.over_wall and a.in_play
-            ),
-            c.actor,
-        )
+        hooks = [
+            a
+            for a in state.bands
+            if a.side != actor.side and a.hook_up and a.over_wall and a.in_play
+        ]
+        return AwaitChoice("Which hook?", unit_choices("unit", hooks), c.actor)
     return None
 
 
@@ -580,17 +540,7 @@ def _morale_position(def_position: str) -> str:
 def next_step(state: GameState) -> Step:
     if state.finished:
         return GameOver(winner(state), describe(state))
-    choice = _choice(state)
-    if choice is not None:
-        return choice
-    roll = _roll(state)
-    if roll is None:
-        raise RulesError(f"no step for stage {state.stage!r}")
-    action, params = roll
-    request, odds = action.request(params), action.odds(params)
-    if state.stage == "toss":
-        request, odds = roll_off_between(request, odds, state.sides)
-    return AwaitRoll(request, odds)
+    return await_stage(state, _choice, _roll, roll_off_stage="toss")
 
 
 # ------------------------------------------------------------------ engine
@@ -613,17 +563,13 @@ def _then(result: _Result, *lines: str, cues: frozenset[str] = frozenset()) -> _
 
 
 def advance(state: GameState, given: GameInput) -> Transition:
-    step = next_step(state)
-    check_input(step, given)
+    check_input(next_step(state), given)
     outcome: Outcome | None = None
     if isinstance(given, Chosen):
         result = _on_choice(state, given.key)
     else:
         assert isinstance(given, Rolled)
-        roll = _roll(state)
-        assert roll is not None
-        action, params = roll
-        outcome = action.resolve(params, given.dice)
+        outcome = resolve_stage_roll(state, _roll, given.dice)
         result = _on_roll(state, outcome)
         result = replace(result, cues=result.cues | {"dice"})
     settled = _settle(result, state.turn)
@@ -1302,12 +1248,7 @@ def winner(state: GameState) -> str | None:
         return None
     if state.wall_goal:
         return french_side
-    (a_now, a_start), (b_now, b_start) = (strength(state, s) for s in state.sides)
-    if a_now * b_start > b_now * a_start:
-        return state.sides[0]
-    if b_now * a_start > a_now * b_start:
-        return state.sides[1]
-    return None
+    return larger_share_kept(state.sides, lambda side: strength(state, side))
 
 
 def describe(state: GameState) -> tuple[str, ...]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 from companion.rules.core import (
     Action,
@@ -22,6 +21,8 @@ from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import (
     faces_at_least,
     faces_text,
+    pass_fail_odds,
+    pass_fail_outcome,
 )
 
 
@@ -44,20 +45,16 @@ def throw_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     defenders = int_param(params, "defenders")
     counted = min(defenders, tables.HOOK_MAX_DEFENDERS_COUNTED)
     hooked = die in throw_faces(defenders)
-    return Outcome(
-        1 if hooked else 0,
+    return pass_fail_outcome(
         "hooked",
-        frozenset({"hooked"}) if hooked else frozenset(),
-        (
-            f'rolled {die} - {counted} (defenders within 1") = {die - counted} needing 4: '
-            + ("the hook holds; the thrower scales the wall" if hooked else "it falls back"),
-        ),
+        hooked,
+        f'rolled {die} - {counted} (defenders within 1") = {die - counted} needing 4: '
+        + ("the hook holds; the thrower scales the wall" if hooked else "it falls back"),
     )
 
 
 def throw_odds(params: Params) -> Odds:
-    p = Fraction(len(throw_faces(int_param(params, "defenders"))), 10)
-    return Odds("hooked", {0: 1 - p, 1: p}, {"hooked": p})
+    return pass_fail_odds("hooked", throw_faces(int_param(params, "defenders")))
 
 
 HOOK_THROW = Action(
@@ -95,20 +92,16 @@ def climb_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     climber = str_param(params, "climber")
     need = tables.climb_need(CLIMBER_NUMBER[climber])
     up = die >= need
-    return Outcome(
-        1 if up else 0,
+    return pass_fail_outcome(
         "climbed",
-        frozenset({"climbed"}) if up else frozenset(),
-        (
-            f"{climber} climber rolled {die} needing {need}+: "
-            + ("up the wall" if up else "fails; no one else climbs this hook this turn"),
-        ),
+        up,
+        f"{climber} climber rolled {die} needing {need}+: "
+        + ("up the wall" if up else "fails; no one else climbs this hook this turn"),
     )
 
 
 def climb_odds(params: Params) -> Odds:
-    p = Fraction(len(climb_faces(str_param(params, "climber"))), 10)
-    return Odds("climbed", {0: 1 - p, 1: p}, {"climbed": p})
+    return pass_fail_odds("climbed", climb_faces(str_param(params, "climber")))
 
 
 HOOK_CLIMB = Action(

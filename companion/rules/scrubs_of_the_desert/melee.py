@@ -62,6 +62,13 @@ class SideModifiers:
     reasons: tuple[str, ...]
 
 
+def _with_leader(per_figure: int, reasons: list[str], leader: bool) -> SideModifiers:
+    """A leader's +1 goes on the side's total once, whatever else goes on every die."""
+    if not leader:
+        return SideModifiers(per_figure, 0, tuple(reasons))
+    return SideModifiers(per_figure, tables.LEADER_MODIFIER, (*reasons, "leader +1"))
+
+
 def attacker_modifiers(arab_charging: bool, cavalry_charging: bool, leader: bool) -> SideModifiers:
     per = 0
     reasons = []
@@ -71,9 +78,7 @@ def attacker_modifiers(arab_charging: bool, cavalry_charging: bool, leader: bool
     if cavalry_charging:
         per += tables.CAVALRY_CHARGING_MODIFIER
         reasons.append("cavalry charging +1")
-    if leader:
-        reasons.append("leader +1")
-    return SideModifiers(per, tables.LEADER_MODIFIER if leader else 0, tuple(reasons))
+    return _with_leader(per, reasons, leader)
 
 
 def defender_modifiers(
@@ -95,9 +100,7 @@ def defender_modifiers(
     if counter_bonus:
         per += tables.COUNTER_CHARGE_MODIFIER
         reasons.append("counter-charge against a failed attacker +3")
-    if leader:
-        reasons.append("leader +1")
-    return SideModifiers(per, tables.LEADER_MODIFIER if leader else 0, tuple(reasons))
+    return _with_leader(per, reasons, leader)
 
 
 def side_total(dice: Sequence[int], mods: SideModifiers, per_figure: bool) -> int:

@@ -27,7 +27,8 @@ from companion.rules.core import (
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import (
-    DOUBLE_ZERO_READINGS,
+    DOUBLE_ZERO_PARAM,
+    double_zero_text,
     percentile_groups,
     percentile_values,
     read_percentile,
@@ -108,7 +109,7 @@ PARAMS = (
         "modified_morale",
         choices=ROUT_RULES,
     ),
-    Param("double_zero", ParamKind.CHOICE, "how 00 reads", "zero", choices=DOUBLE_ZERO_READINGS),
+    DOUBLE_ZERO_PARAM,
 )
 
 
@@ -140,7 +141,7 @@ def _result(params: Params, roll: int) -> MoraleResult:
 
 def morale_request(params: Params) -> RollRequest:
     target = _target(params)
-    zero = "00 = 0" if str_param(params, "double_zero") == "zero" else "00 = 100"
+    zero = double_zero_text(str_param(params, "double_zero"))
     return RollRequest(
         f"Morale: roll {target}% or under",
         percentile_groups(1, "morale", f"{target} or under holds ({zero})"),

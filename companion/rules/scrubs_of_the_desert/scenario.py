@@ -11,7 +11,13 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_setup_keys,
     option_values,
+    scenario_sides,
+    scenario_table,
+    scenario_units,
+    setup_turn_limit,
+    unit_error,
 )
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import DOUBLE_ZERO_READINGS
@@ -168,12 +174,8 @@ class Setup:
 
 
 def read_setup(raw: Mapping[str, ScenarioValue], sides: tuple[str, ...]) -> Setup:
-    for key in raw:
-        if key not in SETUP_KEYS:
-            raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(SETUP_KEYS)}")
-    limit = raw.get("turn_limit")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 50:
-        raise ScenarioError(f"[setup] turn_limit must be a whole number 1..50, got {limit!r}")
+    check_setup_keys(raw, SETUP_KEYS)
+    limit = setup_turn_limit(raw)
     french = raw.get("french_side", sides[0])
     if french not in sides or not isinstance(french, str):
         raise ScenarioError(f"[setup] french_side {french!r} must be one of {', '.join(sides)}")
@@ -191,10 +193,6 @@ def read_setup(raw: Mapping[str, ScenarioValue], sides: tuple[str, ...]) -> Setu
     return Setup(limit, french, flags["hidden_arabs"], flags["fort"], goal)
 
 
-def _fail(unit: str, field: str, problem: str) -> ScenarioError:
-    return ScenarioError(f"unit {unit!r}, field {field!r}: {problem}")
-
-
 def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -> Unit:
     if not isinstance(raw, dict):
         raise ScenarioError(f"units[{index}] must be a table, got {raw!r}")
@@ -203,22 +201,24 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -
         raise ScenarioError(f"units[{index}]: 'name' must be a non-empty string, got {name!r}")
     side = raw.get("side")
     if not isinstance(side, str) or side not in sides:
-        raise _fail(name, "side", f"{side!r} is not a side; sides are {', '.join(sides)}")
+        raise unit_error(name, "side", f"{side!r} is not a side; sides are {', '.join(sides)}")
     nation = "french" if side == french else "arab"
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in tables.UNIT_KINDS:
-        raise _fail(name, "kind", f"{kind!r} is not allowed; use {', '.join(tables.UNIT_KINDS)}")
+        raise unit_error(
+            name, "kind", f"{kind!r} is not allowed; use {', '.join(tables.UNIT_KINDS)}"
+        )
     figures = raw.get("figures")
     if isinstance(figures, bool) or not isinstance(figures, int) or not 1 <= figures <= 40:
-        raise _fail(name, "figures", f"{figures!r} is not allowed; use a whole number 1..40")
+        raise unit_error(name, "figures", f"{figures!r} is not allowed; use a whole number 1..40")
     weapons_raw = raw.get("weapons")
     if not isinstance(weapons_raw, list) or not weapons_raw:
-        raise _fail(name, "weapons", "must be a non-empty list of weapons")
+        raise unit_error(name, "weapons", "must be a non-empty list of weapons")
     weapons: list[str] = []
     allowed = [row.weapon for row in tables.FIRE_TABLE if row.nation == nation]
     for w in weapons_raw:
         if not isinstance(w, str) or w not in allowed:
-            raise _fail(
+            raise unit_error(
                 name,
                 "weapons",
                 f"{w!r} is not allowed for the {nation} side; use {', '.join(allowed)}",
@@ -226,37 +226,41 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -
         weapons.append(w)
     support = [w for w in weapons if w in tables.SUPPORT_WEAPONS]
     if kind == "gun" and len(support) != 1:
-        raise _fail(name, "weapons", "a gun unit has exactly one machine gun or cannon")
+        raise unit_error(name, "weapons", "a gun unit has exactly one machine gun or cannon")
     if kind != "gun" and support:
-        raise _fail(name, "weapons", "only kind = 'gun' may have a machine gun or cannon")
+        raise unit_error(name, "weapons", "only kind = 'gun' may have a machine gun or cannon")
     leader = raw.get("leader")
     if leader is not None and (not isinstance(leader, str) or not leader.strip()):
-        raise _fail(name, "leader", f"{leader!r} must be a name")
+        raise unit_error(name, "leader", f"{leader!r} must be a name")
     traits = raw.get("traits")
     if not isinstance(traits, dict):
-        raise _fail(
+        raise unit_error(
             name,
             "traits.base_morale",
             "every unit needs [units.traits] base_morale (a percentage 0..100)",
         )
     for key in traits:
         if key not in UNIT_TRAITS:
-            raise _fail(
+            raise unit_error(
                 name, f"traits.{key}", f"unknown trait; traits are {', '.join(UNIT_TRAITS)}"
             )
     morale = traits.get("base_morale")
     if isinstance(morale, bool) or not isinstance(morale, int) or not 0 <= morale <= 100:
-        raise _fail(name, "traits.base_morale", f"{morale!r} must be a percentage 0..100")
+        raise unit_error(name, "traits.base_morale", f"{morale!r} must be a percentage 0..100")
     rate = traits.get("loss_per_figure", 1)
     if isinstance(rate, bool) or not isinstance(rate, int) or not 1 <= rate <= 50:
-        raise _fail(name, "traits.loss_per_figure", f"{rate!r} must be a whole percentage 1..50")
+        raise unit_error(
+            name, "traits.loss_per_figure", f"{rate!r} must be a whole percentage 1..50"
+        )
     for flag in ("hidden", "limbered"):
         if flag in traits and not isinstance(traits[flag], bool):
-            raise _fail(name, f"traits.{flag}", f"{traits[flag]!r} must be true or false")
+            raise unit_error(name, f"traits.{flag}", f"{traits[flag]!r} must be true or false")
     if traits.get("hidden") and nation == "french":
-        raise _fail(name, "traits.hidden", "only the Arab side hides; French units are in view")
+        raise unit_error(
+            name, "traits.hidden", "only the Arab side hides; French units are in view"
+        )
     if traits.get("limbered") and kind != "gun":
-        raise _fail(name, "traits.limbered", "only guns limber")
+        raise unit_error(name, "traits.limbered", "only guns limber")
     return Unit(
         name,
         side,
@@ -275,34 +279,14 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     title = raw.get("title")
     if not isinstance(title, str) or not title.strip():
         raise ScenarioError(f"title must be a non-empty string, got {title!r}")
-    sides_raw = raw.get("sides")
-    if (
-        not isinstance(sides_raw, list)
-        or len(sides_raw) != 2
-        or not all(isinstance(s, str) and s for s in sides_raw)
-        or sides_raw[0] == sides_raw[1]
-    ):
-        raise ScenarioError(f"sides must be a list of two different names, got {sides_raw!r}")
-    sides = (str(sides_raw[0]), str(sides_raw[1]))
-    setup_raw = raw.get("setup", {})
-    if not isinstance(setup_raw, dict):
-        raise ScenarioError("[setup] must be a table")
+    sides = scenario_sides(raw)
+    setup_raw = scenario_table(raw, "setup")
     setup = read_setup(setup_raw, sides)
-    options_raw = raw.get("options", {})
-    if not isinstance(options_raw, dict):
-        raise ScenarioError("[options] must be a table")
+    options_raw = scenario_table(raw, "options")
     read_options(options_raw)
-    units_raw = raw.get("units")
-    if not isinstance(units_raw, list) or not units_raw:
-        raise ScenarioError("units must be a non-empty list of [[units]] tables")
-    units = tuple(_unit(u, sides, setup.french_side, i) for i, u in enumerate(units_raw))
-    names = [u.name for u in units]
-    for n in names:
-        if names.count(n) > 1:
-            raise _fail(n, "name", "two units have this name; names must be unique")
-    for side in sides:
-        if not any(u.side == side for u in units):
-            raise ScenarioError(f"side {side!r} has no units")
+    units = scenario_units(
+        raw, sides, lambda table, index: _unit(table, sides, setup.french_side, index)
+    )
     notes = raw.get("notes", "")
     return Scenario(
         SYSTEM,

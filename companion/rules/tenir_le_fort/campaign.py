@@ -4,50 +4,21 @@ ammunition, the day of the next attack, and the Arab resolve check.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from fractions import Fraction
-
 from companion.rules.core import (
     Action,
     DiceGroup,
     DieKind,
-    Odds,
-    Outcome,
     Param,
     ParamKind,
     Params,
     RollRequest,
-    check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import D6, odds_of, sum_2d6
+from companion.rules.tenir_le_fort.dicemath import Judgement, dice_total_action
 
 
 def _d6(reason: str, label: str, meaning: str, *, secret: bool = False, n: int = 1) -> RollRequest:
     return RollRequest(reason, (DiceGroup(DieKind.D6, n, label, meaning),), secret=secret)
-
-
-def _one_die_action(
-    name: str,
-    title: str,
-    help_text: str,
-    params: tuple[Param, ...],
-    request: Callable[[Params], RollRequest],
-    judge: Callable[[Params, int], tuple[int, frozenset[str], tuple[str, ...]]],
-    label: str,
-    examples: tuple[Params, ...],
-) -> Action:
-    """An action rolled with one d6 whose result depends only on that face."""
-
-    def resolve(p: Params, dice: Sequence[int]) -> Outcome:
-        check_dice(request(p), dice)
-        value, effects, lines = judge(p, dice[0])
-        return Outcome(value, label, effects, lines)
-
-    def odds(p: Params) -> Odds:
-        return odds_of(label, [(Fraction(1, 6), *judge(p, f)[:2]) for f in D6])
-
-    return Action(name, title, help_text, params, request, resolve, odds, examples)
 
 
 # ------------------------------------------------------------ reinforcements
@@ -62,12 +33,12 @@ def reinforcement_day_request() -> RollRequest:
     )
 
 
-def _judge_day(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def _judge_day(p: Params, die: int) -> Judgement:
     day = t.reinforcement_day(die)
     return day, frozenset(), (f"{die}: the relief column arrives on day {day}",)
 
 
-REINFORCEMENT_DAY = _one_die_action(
+REINFORCEMENT_DAY = dice_total_action(
     "reinforcement-day",
     "FFL reinforcement day (secret)",
     "The referee rolls 1d6 in secret before the game: 1 day 5, 2-3 day 4, 4-5 day 3, 6 day 2.",
@@ -88,14 +59,14 @@ def reinforcement_arrival_request() -> RollRequest:
     )
 
 
-def _judge_arrival(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def _judge_arrival(p: Params, die: int) -> Judgement:
     if bool(p["due"]) and die in t.REINFORCEMENT_ARRIVES_ON:
         return 1, frozenset({"arrived"}), ("the relief column marches onto the table",)
     # the same words whether it is the wrong day or a miss: the day stays secret
     return 0, frozenset(), ("no sign of the relief column",)
 
 
-REINFORCEMENT_ARRIVAL = _one_die_action(
+REINFORCEMENT_ARRIVAL = dice_total_action(
     "reinforcement-arrival",
     "FFL reinforcements arriving during the attack (secret)",
     "On each FFL leader activation the referee rolls 1d6 in secret; on the relief day a 5-6 "
@@ -120,14 +91,14 @@ def command_points_request(p: Params) -> RollRequest:
     )
 
 
-def _judge_cp(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def _judge_cp(p: Params, die: int) -> Judgement:
     if bool(p["halved"]):
         got = die // 2
         return got, frozenset(), (f"{die} halved (fractions dropped): {got} points",)
     return die, frozenset(), (f"{die} command points",)
 
 
-COMMAND_POINTS = _one_die_action(
+COMMAND_POINTS = dice_total_action(
     "command-points",
     "Command points",
     "Each side with a command figure rolls 1d6 of command points; halved if the Arabs lost a "
@@ -159,7 +130,7 @@ def ammunition_request(p: Params) -> RollRequest:
     )
 
 
-def _ammo_judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def _ammo_judge(p: Params, total: int) -> Judgement:
     modified = total + int(p["modifier"])
     row = t.ammunition(modified, eleven=str(p["eleven"]))
     effects: set[str] = set()
@@ -176,17 +147,7 @@ def _ammo_judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, 
     return t.AMMO_DIVISOR[row.level], frozenset(effects), (f"{total}{mod}: {text}",)
 
 
-def _ammo_resolve(p: Params, dice: Sequence[int]) -> Outcome:
-    check_dice(ammunition_request(p), dice)
-    value, effects, lines = _ammo_judge(p, sum(dice))
-    return Outcome(value, "fire divisor", effects, lines)
-
-
-def _ammo_odds(p: Params) -> Odds:
-    return odds_of("fire divisor", [(pr, *_ammo_judge(p, v)[:2]) for v, pr in sum_2d6().items()])
-
-
-AMMUNITION = Action(
+AMMUNITION = dice_total_action(
     "ammunition",
     "FFL ammunition check",
     "After an attack, unless the supply column got through, roll 2d6: 2-7 no problem, 8-10 "
@@ -202,9 +163,10 @@ AMMUNITION = Action(
         ),
     ),
     ammunition_request,
-    _ammo_resolve,
-    _ammo_odds,
+    _ammo_judge,
+    "fire divisor",
     ({}, {"eleven": "third", "modifier": 1}),
+    dice=2,
 )
 
 # ------------------------------------------------------------ next attack
@@ -215,12 +177,12 @@ def next_attack_request(p: Params) -> RollRequest:
     return _d6("Arab player: when can the next attack begin?", "days", meaning)
 
 
-def _judge_next(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def _judge_next(p: Params, die: int) -> Judgement:
     days = die if str(p["rule"]) == "d6" else (die + 1) // 2
     return days, frozenset(), (f"{die}: the next attack comes {days} day(s) later",)
 
 
-NEXT_ATTACK = _one_die_action(
+NEXT_ATTACK = dice_total_action(
     "next-attack-day",
     "Days until the second attack",
     "The seed has the Arabs roll for when the next attack begins but gives no chart; the box "
@@ -267,7 +229,7 @@ def resolve_request(p: Params) -> RollRequest:
     )
 
 
-def _judge_resolve(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def _judge_resolve(p: Params, die: int) -> Judgement:
     need = _resolve_need(p)
     assert need is not None
     mod = _resolve_mod(p)
@@ -281,22 +243,7 @@ def _judge_resolve(p: Params, die: int) -> tuple[int, frozenset[str], tuple[str,
     )
 
 
-def _resolve_resolve(p: Params, dice: Sequence[int]) -> Outcome:
-    request = resolve_request(p)
-    check_dice(request, dice)
-    if not request.groups:
-        return Outcome(0, "resolve total", frozenset(), (request.reason,))
-    value, effects, lines = _judge_resolve(p, dice[0])
-    return Outcome(value, "resolve total", effects, lines)
-
-
-def _resolve_odds(p: Params) -> Odds:
-    if _resolve_need(p) is None:
-        return Odds("resolve total", {0: Fraction(1)})
-    return odds_of("resolve total", [(Fraction(1, 6), *_judge_resolve(p, f)[:2]) for f in D6])
-
-
-ARAB_RESOLVE = Action(
+ARAB_RESOLVE = dice_total_action(
     "arab-resolve",
     "Arab resolve",
     "At the end of a turn with 25+ Arab casualties this attack, roll 1d6 +1 inside the fort, "
@@ -324,8 +271,8 @@ ARAB_RESOLVE = Action(
         ),
     ),
     resolve_request,
-    _resolve_resolve,
-    _resolve_odds,
+    _judge_resolve,
+    "resolve total",
     (
         {"casualties": 30},
         {"casualties": 55, "inside_fort": True, "command_points": 1},

@@ -3,6 +3,7 @@
 Pools are folded die by die into a dictionary of summary states (e.g. hits,
 sixes capped at two, whether any 5-6 showed) with integer counts of ways, and
 turned into Fractions once at the end: 40 dice take a few milliseconds.
+Rolls read off a chart by their total are built whole by `dice_total_action`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,17 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import TypeVar
 
-from companion.rules.core import Odds
-from companion.rules.odds import odds_from_outcomes
+from companion.rules.core import (
+    Action,
+    DieKind,
+    Odds,
+    Outcome,
+    Param,
+    Params,
+    RollRequest,
+    check_dice,
+)
+from companion.rules.odds import odds_from_outcomes, sum_of_dice
 
 S = TypeVar("S", bound=Hashable)
 
@@ -114,9 +124,40 @@ def odds_from_ways(
     )
 
 
-def sum_2d6() -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for a in D6:
-        for b in D6:
-            out[a + b] = out.get(a + b, Fraction(0)) + Fraction(1, 36)
-    return out
+Judgement = tuple[int, frozenset[str], tuple[str, ...]]
+"""What a total comes to: (headline, effects, the lines that explain it)."""
+
+
+def dice_total_action(
+    name: str,
+    title: str,
+    help_text: str,
+    params: tuple[Param, ...],
+    request: Callable[[Params], RollRequest],
+    judge: Callable[[Params, int], Judgement],
+    label: str,
+    examples: tuple[Params, ...],
+    *,
+    dice: int = 1,
+) -> Action:
+    """An action of `dice` d6 whose result depends only on their total, read by `judge`.
+
+    A request with no dice (the situation calls for no roll) comes to 0, its
+    reason the only line.
+    """
+    totals = sum_of_dice(dice, DieKind.D6)
+
+    def resolve(p: Params, rolled: Sequence[int]) -> Outcome:
+        asked = request(p)
+        check_dice(asked, rolled)
+        if not asked.groups:
+            return Outcome(0, label, frozenset(), (asked.reason,))
+        value, effects, lines = judge(p, sum(rolled))
+        return Outcome(value, label, effects, lines)
+
+    def odds(p: Params) -> Odds:
+        if not request(p).groups:
+            return Odds(label, {0: Fraction(1)})
+        return odds_of(label, [(chance, *judge(p, total)[:2]) for total, chance in totals.items()])
+
+    return Action(name, title, help_text, params, request, resolve, odds, examples)

@@ -8,22 +8,17 @@ the ladder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from companion.rules.core import (
     Action,
     DiceGroup,
     DieKind,
-    Odds,
-    Outcome,
     Param,
     ParamKind,
     Params,
     RollRequest,
-    check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import odds_of, sum_2d6
+from companion.rules.tenir_le_fort.dicemath import Judgement, dice_total_action
 
 
 def dynamite_request(p: Params) -> RollRequest:
@@ -34,7 +29,7 @@ def dynamite_request(p: Params) -> RollRequest:
     )
 
 
-def judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
+def judge(p: Params, total: int) -> Judgement:
     gate = str(p["target"]) == "gate"
     if total == t.DYNAMITE_PREMATURE:
         who = "the sapper" if str(p["use"]) == "mine" else "the thrower"
@@ -58,21 +53,11 @@ def judge(p: Params, total: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
     return total, frozenset(effects), tuple(lines)
 
 
-def _resolve(p: Params, dice: Sequence[int]) -> Outcome:
-    check_dice(dynamite_request(p), dice)
-    value, effects, lines = judge(p, sum(dice))
-    return Outcome(value, "hits", effects, lines)
-
-
-def _odds(p: Params) -> Odds:
-    return odds_of("hits", [(pr, *judge(p, v)[:2]) for v, pr in sum_2d6().items()])
-
-
-DYNAMITE = Action(
+DYNAMITE = dice_total_action(
     name="dynamite",
     title="Dynamite (mine or thrown bundle)",
-    help="2d6: 2 premature (kills the thrower/sapper and all within 1 inch), 12 dud, otherwise "
-    "that many hits or points of gate damage (7 destroys the gate); odd breaks a ladder.",
+    help_text="2d6: 2 premature (kills the thrower/sapper and all within 1 inch), 12 dud, "
+    "otherwise that many hits or points of gate damage (7 destroys the gate); odd breaks a ladder.",
     params=(
         Param(
             "use",
@@ -95,9 +80,10 @@ DYNAMITE = Action(
         ),
     ),
     request=dynamite_request,
-    resolve=_resolve,
-    odds=_odds,
+    judge=judge,
+    label="hits",
     examples=({}, {"ladder": True}, {"target": "gate", "gate_damage": 3, "use": "mine"}),
+    dice=2,
 )
 
 ACTIONS: tuple[Action, ...] = (DYNAMITE,)

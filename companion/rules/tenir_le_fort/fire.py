@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from companion.rules.core import (
     Action,
@@ -26,7 +25,12 @@ from companion.rules.core import (
     check_dice,
 )
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import fold_pool_ways, odds_from_ways, sum_2d6
+from companion.rules.tenir_le_fort.dicemath import (
+    Judgement,
+    dice_total_action,
+    fold_pool_ways,
+    odds_from_ways,
+)
 
 COVERS = ("none", "light", "heavy")
 
@@ -693,37 +697,29 @@ def snipe_request(p: Params) -> RollRequest:
     )
 
 
-def _snipe_resolve(p: Params, dice: Sequence[int]) -> Outcome:
-    check_dice(snipe_request(p), dice)
-    total = sum(dice)
+def _judge_snipe(p: Params, total: int) -> Judgement:
     need = _needed(p)
     if total >= need:
         # a mounted leader hit is removed; the Captain or a Lieutenant rolls on Effect of hits
-        return Outcome(
+        return (
             1,
-            "leader hit",
             frozenset({"leader_hit"}),
             (f"{total}: {need}-12 hits the leader (an officer then rolls on Effect of hits)",),
         )
-    return Outcome(0, "leader hit", frozenset(), (f"{total}: missed (needs {need}-12)",))
+    return 0, frozenset(), (f"{total}: missed (needs {need}-12)",)
 
 
-def _snipe_odds(p: Params) -> Odds:
-    need = _needed(p)
-    hit = sum((pr for v, pr in sum_2d6().items() if v >= need), Fraction(0))
-    return Odds("leader hit", {0: 1 - hit, 1: hit}, {"leader_hit": hit})
-
-
-SNIPE = Action(
+SNIPE = dice_total_action(
     name="snipe-leader",
     title="Sniping a leader",
-    help="One rifleman per unit per activation may aim at a mounted Arab leader, the Captain "
+    help_text="One rifleman per unit per activation may aim at a mounted Arab leader, the Captain "
     "or the Lieutenant in sight: 2d6, 11-12 hits (a hero firing adds 1).",
     params=(Param("hero", ParamKind.BOOL, "the rifleman is a hero (+1)", False),),
     request=snipe_request,
-    resolve=_snipe_resolve,
-    odds=_snipe_odds,
+    judge=_judge_snipe,
+    label="leader hit",
     examples=({}, {"hero": True}),
+    dice=2,
 )
 
 
@@ -735,34 +731,23 @@ def leader_casualty_request() -> RollRequest:
     )
 
 
-def _leader_casualty_resolve(p: Params, dice: Sequence[int]) -> Outcome:
-    check_dice(leader_casualty_request(), dice)
-    total = sum(dice)
+def _judge_leader_casualty(p: Params, total: int) -> Judgement:
     if total in t.SNIPE_FACES_2D6:
-        return Outcome(
-            1,
-            "leader lost",
-            frozenset({"killed"}),
-            (f"{total}: the mounted leader is among the casualties",),
-        )
-    return Outcome(0, "leader lost", frozenset(), (f"{total}: the leader is unharmed",))
+        return 1, frozenset({"killed"}), (f"{total}: the mounted leader is among the casualties",)
+    return 0, frozenset(), (f"{total}: the leader is unharmed",)
 
 
-def _leader_casualty_odds(p: Params) -> Odds:
-    hit = sum((pr for v, pr in sum_2d6().items() if v in t.SNIPE_FACES_2D6), Fraction(0))
-    return Odds("leader lost", {0: 1 - hit, 1: hit}, {"killed": hit})
-
-
-LEADER_CASUALTY = Action(
+LEADER_CASUALTY = dice_total_action(
     name="leader-casualty",
     title="Mounted leader among the casualties",
-    help="When a unit with a mounted leader takes casualties, 2d6 of 11-12 makes the leader "
+    help_text="When a unit with a mounted leader takes casualties, 2d6 of 11-12 makes the leader "
     "one of them.",
     params=(),
     request=lambda p: leader_casualty_request(),
-    resolve=_leader_casualty_resolve,
-    odds=_leader_casualty_odds,
+    judge=_judge_leader_casualty,
+    label="leader lost",
     examples=({},),
+    dice=2,
 )
 
 ACTIONS: tuple[Action, ...] = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from companion.rules.chipbag import ChipBag
 from companion.rules.core import (
@@ -42,6 +43,8 @@ from companion.rules.tenir_le_fort.state import (
     UnitState,
 )
 from companion.rules.tenir_le_fort.wounds import WoundCheck, check_from_params
+
+T = TypeVar("T")
 
 # ---------------------------------------------------------------- plumbing
 
@@ -996,11 +999,8 @@ def _after_move(s: GameState, out: Outcome, tx: Tx) -> GameState:
         tx.say(f"{u.name} is back under control.")
     failed = "pinned" in out.effects and u.pinned
     if "infighting" in out.effects:
-        u = replace(u, pinned=True)
-        s = s.with_unit(u)
-        tx.cues.add("pin")
         tx.say(f"{u.name} falls to in-fighting!")
-        return roll(s, "infighting", "infighting-losses", {"figures": min(u.figures, 60)})
+        return _fall_to_infighting(s, u, "infighting", tx)
     s = s.with_unit(u)
     if out.headline:
         tx.say(f"{u.name} moves up to {out.headline} inches.")
@@ -1487,12 +1487,18 @@ def _after_volley(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "recovered" in out.effects:
         s = s.with_unit(replace(firer, pinned=False))
         tx.say(f"{firer.name} recovers from pin.")
+    s = _pin_by_fire(s, target, out, tx)
+    s = replace(s, act=replace(s.act, hits=out.headline))
+    return _saves_stage(s, tx)
+
+
+def _pin_by_fire(s: GameState, target: UnitState, out: Outcome, tx: Tx) -> GameState:
+    """The shots pin their target; one already pinned gets no second cue or word."""
     if "pinned" in out.effects and not target.pinned:
         s = s.with_unit(replace(target, pinned=True))
         tx.cues.add("pin")
         tx.say(f"{target.name} is pinned.")
-    s = replace(s, act=replace(s.act, hits=out.headline))
-    return _saves_stage(s, tx)
+    return s
 
 
 def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
@@ -1518,11 +1524,7 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if not s.act.target:
         return _finish_fire(s, tx)
     if s.act.target != "gate":
-        target = s.unit(s.act.target)
-        if "pinned" in out.effects and not target.pinned:
-            s = s.with_unit(replace(target, pinned=True))
-            tx.cues.add("pin")
-            tx.say(f"{target.name} is pinned.")
+        s = _pin_by_fire(s, s.unit(s.act.target), out, tx)
     more = " more from the 6s" if bonus else ""
     tx.say(f"The {g.name}: {plural(out.headline, 'hit')}{more}.")
     if out.follow_up is not None:
@@ -1819,9 +1821,8 @@ def _after_charge_target(s: GameState, key: str, tx: Tx) -> GameState:
     return roll(s, "charge", "move", _move_params(s, u, "charge"))
 
 
-def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    u = s.unit(s.act.unit)
-    tx.say(f"{u.name}: {out.details[-1] if out.details else ''}")
+def _charging_unit_after_roll(u: UnitState, out: Outcome, tx: Tx) -> UnitState:
+    """The charger or counter-charger as its roll leaves it: control, berserk, pin."""
     if "regained_control" in out.effects:
         u = replace(u, berserk=False)
         tx.say(f"{u.name} is back under control.")
@@ -1831,11 +1832,23 @@ def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
         tx.say(f"{u.name} goes berserk!")
     if "recovered" in out.effects:
         u = replace(u, pinned=False)
+    return u
+
+
+def _fall_to_infighting(s: GameState, u: UnitState, purpose: str, tx: Tx) -> GameState:
+    """A band's tribes turn on each other instead: it is pinned and rolls for its losses."""
+    s = s.with_unit(replace(u, pinned=True))
+    tx.cues.add("pin")
+    return roll(s, purpose, "infighting-losses", {"figures": min(u.figures, 60)})
+
+
+def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
+    u = s.unit(s.act.unit)
+    tx.say(f"{u.name}: {out.details[-1] if out.details else ''}")
+    u = _charging_unit_after_roll(u, out, tx)
     s = s.with_unit(u)
     if "infighting" in out.effects:
-        s = s.with_unit(replace(u, pinned=True))
-        tx.cues.add("pin")
-        return roll(s, "infighting", "infighting-losses", {"figures": min(u.figures, 60)})
+        return _fall_to_infighting(s, u, "infighting", tx)
     if u.pinned:
         tx.say(f"{u.name} is pinned and cannot charge.")
         return _end_activation(s, tx)
@@ -1880,65 +1893,45 @@ def _ask_reaction(s: GameState, tx: Tx) -> GameState:
 
 def _after_reaction(s: GameState, key: str, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
-    attacker = s.act.unit
     if key == "stand":
         return _start_melee_stage(s, tx)
     if key == "counter":
         return roll(s, "counter", "move", _move_params(s, d, "counter_charge"))
-    # defensive fire: the defender fires at the charger, who counts as in the open
+    tx.say(f"{d.name} gives defensive fire.")
+    return _fire_at_charger(s, d, "stationary", tx)
+
+
+def _fire_at_charger(s: GameState, firer: UnitState, mode: str, tx: Tx) -> GameState:
+    """The charged unit fires before the close combat; the charger counts as in the open."""
     s = replace(
         s,
         act=replace(
             s.act,
-            firer=d.name,
-            target=attacker,
+            firer=firer.name,
+            target=s.act.unit,
             cover="none",
             after_fire="melee",
-            mode="stationary",
+            mode=mode,
             hits=0,
             within=False,
         ),
     )
-    tx.say(f"{d.name} gives defensive fire.")
     return _fire_range_stage(s, tx)
 
 
 def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
     tx.say(f"{d.name} counter-charges: {out.details[-1] if out.details else ''}")
-    if "regained_control" in out.effects:
-        d = replace(d, berserk=False)
-        tx.say(f"{d.name} is back under control.")
-    if "berserk" in out.effects:
-        d = replace(d, berserk=True)
-        tx.cues.add("berserk")
-        tx.say(f"{d.name} goes berserk!")
-    if "recovered" in out.effects:
-        d = replace(d, pinned=False)
+    d = _charging_unit_after_roll(d, out, tx)
     s = s.with_unit(d)
     if "infighting" in out.effects:
-        s = s.with_unit(replace(d, pinned=True))
-        tx.cues.add("pin")
         tx.say(f"{d.name} falls to in-fighting instead of counter-charging!")
-        return roll(s, "counter_infighting", "infighting-losses", {"figures": min(d.figures, 60)})
+        return _fall_to_infighting(s, d, "counter_infighting", tx)
     if d.pinned:
         tx.say(f"{d.name} is pinned and cannot counter-charge: it stands.")
         return _start_melee_stage(s, tx)
     if d.side == "FFL" and d.figures >= 2:
-        s = replace(
-            s,
-            act=replace(
-                s.act,
-                firer=d.name,
-                target=s.act.unit,
-                cover="none",
-                after_fire="melee",
-                mode="moving",
-                hits=0,
-                within=False,
-            ),
-        )
-        return _fire_range_stage(s, tx)
+        return _fire_at_charger(s, d, "moving", tx)
     return _start_melee_stage(s, tx)
 
 
@@ -2066,11 +2059,7 @@ def _next_bout(s: GameState, tx: Tx) -> GameState:
     return roll(s, "bout", "close-combat", _fighter_params(s, m, *pick))
 
 
-def _set(seq: tuple[str, ...], i: int, v: str) -> tuple[str, ...]:
-    return (*seq[:i], v, *seq[i + 1 :])
-
-
-def _setb(seq: tuple[bool, ...], i: int, v: bool) -> tuple[bool, ...]:
+def _set(seq: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
     return (*seq[:i], v, *seq[i + 1 :])
 
 
@@ -2087,23 +2076,24 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     )
     if result == "killed":
         tx.cues.add("death")
+    # every bout counts towards the defender's limit of attackers, whoever wins it
+    fights = tuple(f + (1 if i == d_idx else 0) for i, f in enumerate(m.d_fights))
     if "attacker_won" in out.effects:
         d = s.unit(m.defender)
         d_state, d_w = m.d_state, m.d_wounded
         d_falls = m.d_falls or (False,) * len(m.d_state)
-        fights = tuple(f + (1 if i == d_idx else 0) for i, f in enumerate(m.d_fights))
         if result == "killed":
             d_state = _set(d_state, d_idx, "killed")
         elif result == "surrendered":
             d_state = _set(d_state, d_idx, "surrendered")
         else:
             if result == "wounded" and d.side == "FFL":
-                d_w = _setb(d_w, d_idx, True)
+                d_w = _set(d_w, d_idx, True)
             if m.ladder:
                 d_state = _set(d_state, d_idx, "fell back")
             elif not (m.surrounded and d.side == "FFL"):
                 # an outnumbered loser falls back only after his last combat
-                d_falls = _setb(d_falls, d_idx, True)
+                d_falls = _set(d_falls, d_idx, True)
         a_state = m.a_state if m.ladder else _set(m.a_state, a_idx, "done")
         m = replace(
             m,
@@ -2116,12 +2106,11 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     else:  # defender won; attacker lost
         a = s.unit(m.attacker)
         a_state, a_w = m.a_state, m.a_wounded
-        fights = tuple(f + (1 if i == d_idx else 0) for i, f in enumerate(m.d_fights))
         if result == "killed":
             a_state = _set(a_state, a_idx, "killed")
         else:
             if result == "wounded" and a.side == "FFL":
-                a_w = _setb(a_w, a_idx, True)
+                a_w = _set(a_w, a_idx, True)
             a_state = _set(a_state, a_idx, "fell back")
         m = replace(m, a_state=a_state, a_wounded=a_w, d_fights=fights)
     s = replace(s, act=replace(s.act, melee=m))

@@ -150,19 +150,23 @@ def test_commanding_officer_cannot_be_fired_on_nor_charge() -> None:
     assert "charge" not in keys(state) and "fire" not in keys(state)
 
 
-def charge_the_captain(**options: Any) -> GameState:
-    state = tribes_orders(begin(preset(**options)))
+def r1_charges(raw: dict[str, Any], target: str, facing: str) -> GameState:
+    """With preset CP, the Tribes' cavalry R1 charges `target` on `facing`; no reaction fire."""
     state, _ = play(
-        state,
+        tribes_orders(begin(raw)),
         c("unit:R1"),
         c("charge"),
         c("rough:no"),
-        c("target:Capt"),
-        c("face:front"),
+        c(f"target:{target}"),
+        c(f"face:{facing}"),
         c("end"),
         r(1),  # 4 CP x 1: no reaction
-        c("adv:none"),
     )
+    return state
+
+
+def charge_the_captain(**options: Any) -> GameState:
+    state, _ = play(r1_charges(preset(**options), "Capt", "front"), c("adv:none"))
     return state
 
 
@@ -196,24 +200,8 @@ def test_commander_factor_option() -> None:
     assert isinstance(step, AwaitRoll) and "11 against 10" in step.request.reason
 
 
-def r1_charges_l1(facing: str, **options: Any) -> GameState:
-    """The Tribes' cavalry R1 charges the Legion's L1 on `facing`; no reaction fire."""
-    state = tribes_orders(begin(preset(**options)))
-    state, _log = play(
-        state,
-        c("unit:R1"),
-        c("charge"),
-        c("rough:no"),
-        c("target:L1"),
-        c(f"face:{facing}"),
-        c("end"),
-        r(1),  # 4 CP x 1: no reaction
-    )
-    return state
-
-
 def charge_l1_frontally(**options: Any) -> GameState:
-    return r1_charges_l1("front", **options)
+    return r1_charges(preset(**options), "L1", "front")
 
 
 def test_cavalry_charging_infantry_frontally_test_in_stress() -> None:
@@ -251,18 +239,7 @@ def test_failure_markers_option_tests_again_at_once() -> None:
 
 
 def test_flank_attack_puts_the_attacker_advantage_first() -> None:
-    state = tribes_orders(begin(preset()))
-    state, _ = play(
-        state,
-        c("unit:R1"),
-        c("charge"),
-        c("rough:no"),
-        c("target:MG"),
-        c("face:rear"),
-        c("end"),
-        r(1),  # 4 CP x 1: no reaction
-        r(9, 9),
-    )  # MG fails its stress test
+    state, _ = play(r1_charges(preset(), "MG", "rear"), r(9, 9))  # MG fails its stress test
     assert keys(state)[0] == "adv:attacker"
 
 
@@ -382,7 +359,7 @@ def test_ranger_landing_option_lets_them_stay_airborne() -> None:
 
 def good_leader_asked() -> GameState:
     """R1 charges L1 in the flank: L1 tests in stress, and Sgt (a good leader) is asked."""
-    return r1_charges_l1("flank")
+    return r1_charges(preset(), "L1", "flank")
 
 
 def test_a_good_leader_lends_any_number_of_points() -> None:
@@ -526,19 +503,16 @@ def test_cavalry_charged_in_the_flank_and_provoked_turns_to_face() -> None:
     assert keys(state)[0] == "adv:none"  # no longer disadvantaged
 
 
-def test_cannon_asks_the_range_and_rolls_d10_less_its_tens() -> None:
-    raw = preset()
-    raw["units"].append(
-        {
-            "name": "Gun",
-            "side": "Legion",
-            "kind": "cannon",
-            "figures": 3,
-            "traits": {"pose": "standing"},
-        }
-    )
+def with_a_gun(**options: Any) -> dict[str, Any]:
+    raw = preset(**options)
+    gun = {"name": "Gun", "side": "Legion", "kind": "cannon", "figures": 3}
+    raw["units"].append({**gun, "traits": {"pose": "standing"}})
     raw["setup"]["first_side"] = "Legion"
-    state = begin(raw)
+    return raw
+
+
+def test_cannon_asks_the_range_and_rolls_d10_less_its_tens() -> None:
+    state = begin(with_a_gun())
     state, _ = play(state, r(9, 9), c("unit:Gun"))
     assert keys(state) == ["fire", "charge", "move", "end"]  # a gun has no formation
     state, _ = play(state, c("fire"), c("target:T1"))
@@ -548,14 +522,6 @@ def test_cannon_asks_the_range_and_rolls_d10_less_its_tens() -> None:
     assert isinstance(step, AwaitRoll) and "tens digit 3" in step.request.reason
     state, log = play(state, r(0))  # 10 - 3
     assert "T1 takes 7 markers (7 in all)" in log
-
-
-def with_a_gun(**options: Any) -> dict[str, Any]:
-    raw = preset(**options)
-    gun = {"name": "Gun", "side": "Legion", "kind": "cannon", "figures": 3}
-    raw["units"].append({**gun, "traits": {"pose": "standing"}})
-    raw["setup"]["first_side"] = "Legion"
-    return raw
 
 
 def test_a_cannon_has_no_formation_so_no_rough_terrain_roll() -> None:
@@ -698,19 +664,7 @@ def test_example_scenario_loads_with_every_option_named() -> None:
 
 
 def charge_the_machine_gun(**options: Any) -> GameState:
-    state = tribes_orders(begin(preset(**options)))
-    state, log = play(
-        state,
-        c("unit:R1"),
-        c("charge"),
-        c("rough:no"),
-        c("target:MG"),
-        c("face:front"),
-        c("end"),
-        r(1),  # 4 CP x 1: no reaction
-        r(5, 0),
-        c("adv:none"),
-    )
+    state, log = play(r1_charges(preset(**options), "MG", "front"), r(5, 0), c("adv:none"))
     assert "R1 holds (ML 50)" in log
     return state
 
@@ -732,19 +686,7 @@ def test_threefold_unit_option_routs_the_whole_loser() -> None:
 def test_run_of_the_mill_officer_fights_as_an_extra_man() -> None:
     raw = preset()
     raw["units"][1]["traits"]["leader_type"] = "ordinary"
-    state = tribes_orders(begin(raw))
-    state, log = play(
-        state,
-        c("unit:R1"),
-        c("charge"),
-        c("rough:no"),
-        c("target:L1"),
-        c("face:flank"),
-        c("end"),
-        r(1),  # 4 CP x 1: no reaction
-        r(5, 0),
-        c("adv:attacker"),
-    )
+    state, log = play(r1_charges(raw, "L1", "flank"), r(5, 0), c("adv:attacker"))
     assert "melee: R1 (4 fighting) v L1 (5 fighting), advantage: attacker" in log
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and "4 pairs, 13 against 6" in step.request.reason
@@ -753,19 +695,7 @@ def test_run_of_the_mill_officer_fights_as_an_extra_man() -> None:
 def test_column_fights_with_one_man_in_the_game() -> None:
     raw = preset()
     raw["units"][1]["traits"]["formation"] = "column"
-    state = tribes_orders(begin(raw))
-    state, log = play(
-        state,
-        c("unit:R1"),
-        c("charge"),
-        c("rough:no"),
-        c("target:L1"),
-        c("face:front"),
-        c("end"),
-        r(1),  # 4 CP x 1: no reaction
-        r(5, 0),
-        c("adv:none"),
-    )
+    _, log = play(r1_charges(raw, "L1", "front"), r(5, 0), c("adv:none"))
     assert "melee: R1 (4 fighting) v L1 (1 fighting), advantage: none" in log
 
 

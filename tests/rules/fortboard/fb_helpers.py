@@ -46,10 +46,16 @@ def unit(name: str, side: str, kind: str, figures: int, place: str) -> dict[str,
     }
 
 
-DEFAULT_UNITS = [
-    unit("Foot", "Red", "infantry", 8, "N wall foot"),
-    unit("Guard", "Blue", "infantry", 2, "N wall"),
-]
+def foot_and_guard(*, foot: int, guard: int, guard_at: str) -> list[dict[str, Any]]:
+    """Red infantry "Foot" at the foot of the N wall against Blue infantry "Guard":
+    the two sides most rules are played with, named as the assertions name them."""
+    return [
+        unit("Foot", "Red", "infantry", foot, "N wall foot"),
+        unit("Guard", "Blue", "infantry", guard, guard_at),
+    ]
+
+
+DEFAULT_UNITS = foot_and_guard(foot=8, guard=2, guard_at="N wall")
 
 
 def raw_fort(

@@ -12,10 +12,12 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from fb_helpers import (
     SMALL_PLACES,
+    foot_and_guard,
     in_phase,
     new_game,
     options_of,
@@ -47,16 +49,32 @@ def _set(state: GameState, unit_name: str, **changes: object) -> GameState:
     return replace(state, figures=figures)
 
 
+def _send_ahead(state: GameState, unit_name: str, place: str) -> GameState:
+    """Figure #1 of a unit stands at `place`, ahead of the rest of his unit."""
+    figures = tuple(
+        replace(f, place=place) if f.unit == unit_name and f.number == 1 else f
+        for f in state.figures
+    )
+    return replace(state, figures=figures)
+
+
+def _with_the_catapult(*defenders: dict[str, object], **options: object) -> GameState:
+    """The attacker's move: a crewed catapult at Cat (facing the N wall), climbers below it."""
+    return new_game(
+        [
+            unit("Crew", "Red", "infantry", 2, "Cat"),
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            *defenders,
+        ],
+        options=dict(options),
+    )
+
+
 # ------------------------------------------------------------ 1.1 movement
 
 
 def test_replacement_needs_a_six() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 6, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "E wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=6, guard=2, guard_at="E wall"))
     state, _ = play(state, "move:Foot")
     assert "to:Camp" in options_of(state)
     state, log = play(state, "to:Camp", (5,))
@@ -66,24 +84,14 @@ def test_replacement_needs_a_six() -> None:
 
 
 def test_replacement_on_a_six_fills_the_station() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 6, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "E wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=6, guard=2, guard_at="E wall"))
     state, _ = play(state, "move:Foot", "to:Camp", (6,))
     assert where(state, "Foot").count("Camp") == 4  # the camp holds four
     assert where(state, "Foot").count("N wall foot") == 2
 
 
 def test_attackers_withdrawing_to_a_station_heal() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 2, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=2, guard=1, guard_at="E wall"))
     state = _set(state, "Foot", wounded=True)
     state, log = play(state, "move:Foot", "to:Camp", (6,))
     assert not any(f.wounded for f in state.figures if f.unit == "Foot")
@@ -108,15 +116,7 @@ def test_defenders_move_one_space_and_walls_reach_the_courtyard_only_by_tower() 
     state, _ = play(state, "move:Guard")
     assert set(options_of(state)) == {"to:NE tower", "to:Barracks", "to:Courtyard"}
     # the E wall touches only the tower: the courtyard is reached through its corner
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 8, "N wall foot"),
-                unit("Guard", "Blue", "infantry", 2, "E wall"),
-            ]
-        ),
-        DEFENDER,
-    )
+    state = in_phase(new_game(foot_and_guard(foot=8, guard=2, guard_at="E wall")), DEFENDER)
     state, _ = play(state, "move:Guard")
     assert set(options_of(state)) == {"to:NE tower"}
 
@@ -126,10 +126,7 @@ def test_a_wall_beside_the_stables_lets_foot_soldiers_into_the_courtyard() -> No
     next(p for p in places if p["name"] == "E wall")["adjacent"].append("Stables")
     state = in_phase(
         new_game(
-            [
-                unit("Foot", "Red", "infantry", 8, "N wall foot"),
-                unit("Guard", "Blue", "infantry", 2, "E wall"),
-            ],
+            foot_and_guard(foot=8, guard=2, guard_at="E wall"),
             places=places,
         ),
         DEFENDER,
@@ -139,16 +136,17 @@ def test_a_wall_beside_the_stables_lets_foot_soldiers_into_the_courtyard() -> No
     assert set(options_of(state)) == {"to:NE tower", "to:Courtyard"}
 
 
+def _reserve_in_the_courtyard(reserve: int) -> GameState:
+    """The defender's move, with `reserve` figures ("Res") in the courtyard."""
+    units = [
+        unit("Foot", "Red", "infantry", 8, "N wall foot"),
+        unit("Res", "Blue", "infantry", reserve, "Courtyard"),
+    ]
+    return in_phase(new_game(units), DEFENDER)
+
+
 def test_a_group_moves_once_and_stops_where_it_arrives() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 8, "N wall foot"),
-                unit("Res", "Blue", "infantry", 2, "Courtyard"),
-            ]
-        ),
-        DEFENDER,
-    )
+    state = _reserve_in_the_courtyard(2)
     state, _ = play(state, "move:Res", "to:Keep")
     assert "move:Res" not in options_of(state)
     state = in_phase(state, DEFENDER)  # the next move
@@ -174,15 +172,7 @@ def test_missiles_shoot_before_or_after_moving() -> None:
 
 
 def test_courtyard_is_one_space() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 8, "N wall foot"),
-                unit("Res", "Blue", "infantry", 2, "Courtyard"),
-            ]
-        ),
-        DEFENDER,
-    )
+    state = _reserve_in_the_courtyard(2)
     state, _ = play(state, "move:Res")
     assert set(options_of(state)) >= {"to:Keep", "to:Barracks", "to:Gate", "to:NE tower"}
 
@@ -193,8 +183,7 @@ def test_courtyard_is_one_space() -> None:
 def test_climbers_take_empty_spaces_after_defender_missiles() -> None:
     state = new_game(
         [
-            unit("Foot", "Red", "infantry", 5, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
+            *foot_and_guard(foot=5, guard=1, guard_at="N wall"),
             unit("Bows", "Blue", "archer", 2, "NE tower"),
         ]
     )
@@ -214,10 +203,7 @@ def test_climbers_take_empty_spaces_after_defender_missiles() -> None:
 
 def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
     state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 5, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ],
+        foot_and_guard(foot=5, guard=1, guard_at="E wall"),
         options={"weapon_on_climbers": False},
     )
     state, log = play(state, "move:Foot", "to:N wall")
@@ -236,12 +222,7 @@ def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
 
 
 def test_a_wall_weapon_pours_down_on_climbers_before_they_reach_the_top() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 5, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=5, guard=1, guard_at="E wall"))
     state, log = play(state, "move:Foot", "to:N wall", "weapon:Oil")
     assert log == ["Foot: 4 set ladders against N wall", "Oil pours down on the climbers at N wall"]
     request = roll_request(state).request
@@ -257,10 +238,7 @@ def test_a_wall_weapon_pours_down_on_climbers_before_they_reach_the_top() -> Non
 
 def test_option_wall_weapons_fire_only_in_the_defenders_move() -> None:
     state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ],
+        foot_and_guard(foot=4, guard=1, guard_at="E wall"),
         options={"weapon_on_climbers": False},
     )
     state, log = play(state, "move:Foot", "to:N wall")
@@ -268,13 +246,7 @@ def test_option_wall_weapons_fire_only_in_the_defenders_move() -> None:
 
 
 def test_a_beaten_defender_gives_up_his_space() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 1, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-            FILLER,
-        ]
-    )
+    state = new_game([*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER])
     state = _end_both(state)
     assert roll_request(state).request.dice_count == 2  # one fight: 1d6 each
     state, log = play(state, (6, 1))
@@ -285,11 +257,7 @@ def test_a_beaten_defender_gives_up_his_space() -> None:
 
 def test_option_climber_must_kill_the_defender() -> None:
     state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 1, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-            FILLER,
-        ],
+        [*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER],
         options={"ladder_climb": "kill_defender"},
     )
     state, log = play(_end_both(state), (6, 1))
@@ -298,12 +266,7 @@ def test_option_climber_must_kill_the_defender() -> None:
 
 
 def test_towers_cannot_be_scaled_by_ladders() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=4, guard=1, guard_at="E wall"))
     state, _ = play(state, "move:Foot")
     assert "to:NE tower" not in options_of(state)
 
@@ -312,26 +275,14 @@ def test_towers_cannot_be_scaled_by_ladders() -> None:
 
 
 def test_tower_hit_needs_more_than_its_intact_spaces() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Bows", "Blue", "archer", 2, "NE tower"),
-        ]
-    )
+    state = _with_the_catapult(unit("Bows", "Blue", "archer", 2, "NE tower"))
     state, log = play(state, "shoot:Cat", "hit:NE tower", (4, 5))
     assert any("9 against 9: miss" in line for line in log)
     assert board.intact(state, "NE tower") == 9
 
 
 def test_tower_hit_wounds_on_three() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Bows", "Blue", "archer", 2, "NE tower"),
-        ]
-    )
+    state = _with_the_catapult(unit("Bows", "Blue", "archer", 2, "NE tower"))
     state, log = play(state, "shoot:Cat", "hit:NE tower", (5, 5))
     assert "NE tower is hit: 8 of 9 spaces left" in log
     state, log = play(state, (3,))
@@ -339,13 +290,7 @@ def test_tower_hit_wounds_on_three() -> None:
 
 
 def test_fallen_tower_is_rubble_and_its_men_fall_back() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Bows", "Blue", "archer", 2, "NE tower"),
-        ]
-    )
+    state = _with_the_catapult(unit("Bows", "Blue", "archer", 2, "NE tower"))
     state = replace(state, hits=(("NE tower", 8),))
     state, log = play(state, "shoot:Cat", "hit:NE tower", (1, 1))
     assert "NE tower is a heap of rubble" in log
@@ -353,13 +298,7 @@ def test_fallen_tower_is_rubble_and_its_men_fall_back() -> None:
 
 
 def test_wall_hit_knocks_out_a_space_and_may_hit_the_weapon() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-        ]
-    )
+    state = _with_the_catapult(unit("Guard", "Blue", "infantry", 2, "N wall"))
     state, log = play(state, "shoot:Cat", "hit:N wall", (2, 2))
     assert "4 against 4: miss" in log[-1]  # 2d6 must beat the spaces still standing
     state = in_phase(state, ATTACKER)
@@ -375,13 +314,8 @@ def test_wall_hit_knocks_out_a_space_and_may_hit_the_weapon() -> None:
 
 
 def test_option_wall_hits_are_automatic() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ],
-        options={"wall_to_hit": "automatic"},
+    state = _with_the_catapult(
+        unit("Guard", "Blue", "infantry", 1, "E wall"), wall_to_hit="automatic"
     )
     state, log = play(state, "shoot:Cat", "hit:N wall")
     assert "N wall is hit: 3 of 4 spaces left" in log
@@ -436,25 +370,13 @@ def test_aiming_moves_the_numbers_once_a_turn() -> None:
     ],
 )
 def test_shots_into_the_fort_land_by_d6(face: int, expected: str) -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ]
-    )
+    state = _with_the_catapult(unit("Guard", "Blue", "infantry", 1, "E wall"))
     state, log = play(state, "shoot:Cat", "interior", (face,))
     assert expected in log
 
 
 def test_destroyed_keep_costs_every_defender_a_point() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "Keep"),
-        ]
-    )
+    state = _with_the_catapult(unit("Guard", "Blue", "infantry", 2, "Keep"))
     state = replace(state, hits=(("Keep", 2),))
     state, log = play(state, "shoot:Cat", "interior", (3,))
     assert "The keep is destroyed: fort defenders fight at -1" in log
@@ -466,15 +388,7 @@ def test_destroyed_keep_costs_every_defender_a_point() -> None:
 
 
 def test_wall_weapon_shares_four_attempts_and_survivors_reach_the_top() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 2, "N wall foot"),
-                unit("Guard", "Blue", "infantry", 1, "N wall"),
-            ]
-        ),
-        DEFENDER,
-    )
+    state = in_phase(new_game(foot_and_guard(foot=2, guard=1, guard_at="N wall")), DEFENDER)
     state, _ = play(state, "weapon:Oil", "foot")
     request = roll_request(state).request
     assert [g.count for g in request.groups] == [4, 4]
@@ -515,10 +429,7 @@ def test_survivors_of_a_wall_weapon_land_on_its_spaces_of_a_fully_manned_wall() 
 )
 def test_a_damaged_wall_weapon_reaches_fewer_figures(reach: str, meaning: str) -> None:
     state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 3, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ],
+        foot_and_guard(foot=3, guard=1, guard_at="E wall"),
         options={"weapon_reach": reach},
     )
     state = in_phase(replace(state, weapon_hits=(("Oil", 1),)), DEFENDER)
@@ -528,29 +439,26 @@ def test_a_damaged_wall_weapon_reaches_fewer_figures(reach: str, meaning: str) -
     assert groups[1].faces_meaning == meaning
 
 
-def _ram_below_the_oil() -> GameState:
-    """The defender's move, with a ram (2 crew) before the gate under the N wall's oil."""
-    return in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 4, "N wall foot"),
-                unit("Crew", "Red", "infantry", 2, "Ram"),
-                unit("Guard", "Blue", "infantry", 1, "E wall"),
-            ]
-        ),
-        DEFENDER,
+def _ram_at_the_gate() -> GameState:
+    """The attacker's move, with a ram (2 crew) before the gate, under the N wall's oil."""
+    return new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Crew", "Red", "infantry", 2, "Ram"),
+            unit("Guard", "Blue", "infantry", 1, "E wall"),
+        ]
     )
 
 
 def test_wall_weapon_hits_a_ram_below() -> None:
-    state, _ = play(_ram_below_the_oil(), "weapon:Oil")
+    state, _ = play(in_phase(_ram_at_the_gate(), DEFENDER), "weapon:Oil")
     assert "engine:Ram" in options_of(state)
     state, log = play(state, "engine:Ram", (6, 6, 6, 6, 1, 1, 1, 1))
     assert "Oil scores 4 on the engine at Ram" in log
 
 
 def test_an_engine_counts_no_more_than_the_six_hits_that_destroy_it() -> None:
-    state = replace(_ram_below_the_oil(), hits=(("Ram", 4),))
+    state = replace(in_phase(_ram_at_the_gate(), DEFENDER), hits=(("Ram", 4),))
     state, log = play(state, "weapon:Oil", "engine:Ram", (6, 6, 6, 6, 1, 1, 1, 1))
     assert "The engine at Ram is destroyed" in log
     assert ("Ram", 6) in state.hits
@@ -617,15 +525,20 @@ def test_stables_fallen_no_mounted_sortie() -> None:
     assert "to:Camp" not in options_of(state)
 
 
-def test_leaving_the_fort_one_per_empty_station_space() -> None:
-    # Front-wall stations: Cat 2 + Camp 4 + Ram 2 = 8 spaces; 7 are filled
+def _horse_in_the_stables(at_the_camp: int) -> GameState:
+    """The defender's move; the front-wall stations (Cat 2 + Camp 4 + Ram 2 = 8 spaces)
+    hold a full crew at Cat and at Ram, and `at_the_camp` figures at the camp."""
     units = [
         unit("Crew", "Red", "infantry", 2, "Cat"),
-        unit("Foot", "Red", "infantry", 3, "Camp"),
+        unit("Foot", "Red", "infantry", at_the_camp, "Camp"),
         unit("Rams", "Red", "infantry", 2, "Ram"),
         unit("Horse", "Blue", "mounted", 2, "Stables"),
     ]
-    state = in_phase(new_game(units), DEFENDER)
+    return in_phase(new_game(units), DEFENDER)
+
+
+def test_leaving_the_fort_one_per_empty_station_space() -> None:
+    state = _horse_in_the_stables(at_the_camp=3)  # 7 of the 8 spaces are filled
     assert board.leaving_allowance(state) == 1
     state, _ = play(state, "move:Horse", "to:Camp")
     assert where(state, "Horse") == ["Camp", "Stables"]
@@ -634,13 +547,7 @@ def test_leaving_the_fort_one_per_empty_station_space() -> None:
 
 
 def test_no_one_leaves_when_every_station_space_is_full() -> None:
-    units = [
-        unit("Crew", "Red", "infantry", 2, "Cat"),
-        unit("Foot", "Red", "infantry", 4, "Camp"),
-        unit("Rams", "Red", "infantry", 2, "Ram"),
-        unit("Horse", "Blue", "mounted", 2, "Stables"),
-    ]
-    state = in_phase(new_game(units), DEFENDER)
+    state = _horse_in_the_stables(at_the_camp=4)
     assert board.leaving_allowance(state) == 0
     state, _ = play(state, "move:Horse")
     assert all(not key.startswith("to:Camp") for key in options_of(state))
@@ -676,13 +583,7 @@ def test_a_tower_held_by_the_enemy_cannot_be_regained_by_walking_in() -> None:
         unit("Res", "Blue", "infantry", 2, "Courtyard"),
     ]
     state = new_game(units)
-    state = replace(
-        state,
-        figures=tuple(
-            replace(f, place="NE tower") if f.unit == "Foot" and f.number == 1 else f
-            for f in state.figures
-        ),
-    )
+    state = _send_ahead(state, "Foot", "NE tower")
     state = in_phase(state, DEFENDER)
     state, _ = play(state, "move:Res")
     assert "to:NE tower" not in options_of(state)
@@ -690,11 +591,7 @@ def test_a_tower_held_by_the_enemy_cannot_be_regained_by_walking_in() -> None:
 
 
 def test_no_more_than_four_defenders_in_a_tower() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 8, "N wall foot"),
-        unit("Res", "Blue", "infantry", 6, "Courtyard"),
-    ]
-    state = in_phase(new_game(units), DEFENDER)
+    state = _reserve_in_the_courtyard(6)
     state, _ = play(state, "move:Res", "to:NE tower")
     assert where(state, "Res").count("NE tower") == 4
 
@@ -703,11 +600,7 @@ def test_no_more_than_four_defenders_in_a_tower() -> None:
 
 
 def test_keep_defenders_fight_twice() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 2, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 1, "Keep"),
-    ]
-    state = new_game(units)
+    state = new_game(foot_and_guard(foot=2, guard=1, guard_at="Keep"))
     state = _set(state, "Foot", place="Keep")
     state = _end_both(state)
     state, _ = play(state, (3, 3))  # the first pair ties
@@ -716,17 +609,20 @@ def test_keep_defenders_fight_twice() -> None:
     assert request.dice_count == 4  # the spare attacker, and the guard again
 
 
-def test_taking_the_keep_ends_the_game() -> None:
+def _keep_stormed(**options: object) -> GameState:
+    """The Foot break into the keep and beat its one guard; a defender still holds the E wall."""
     units = [
-        unit("Foot", "Red", "infantry", 2, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 1, "Keep"),
+        *foot_and_guard(foot=2, guard=1, guard_at="Keep"),
         unit("Res", "Blue", "infantry", 1, "E wall"),
         FILLER,
     ]
-    state = new_game(units)
-    state = _set(state, "Foot", place="Keep")
-    state = _end_both(state)
-    state, _ = play(state, (6, 1), (6, 1, 1, 1))
+    state = _set(new_game(units, options=dict(options)), "Foot", place="Keep")
+    state, _ = play(_end_both(state), (6, 1), (6, 1, 1, 1))
+    return state
+
+
+def test_taking_the_keep_ends_the_game() -> None:
+    state = _keep_stormed()
     step = RULESET.next_step(state)
     assert isinstance(step, GameOver)
     assert step.winner == "Red"
@@ -734,15 +630,7 @@ def test_taking_the_keep_ends_the_game() -> None:
 
 
 def test_option_wipeout_only() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 2, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 1, "Keep"),
-        unit("Res", "Blue", "infantry", 1, "E wall"),
-        FILLER,
-    ]
-    state = new_game(units, options={"victory": "wipeout"})
-    state = _end_both(_set(state, "Foot", place="Keep"))
-    state, _ = play(state, (6, 1), (6, 1, 1, 1))
+    state = _keep_stormed(victory="wipeout")
     assert not isinstance(RULESET.next_step(state), GameOver)
     assert "keep" in state.fallen
 
@@ -751,29 +639,12 @@ def test_option_wipeout_only() -> None:
 
 
 def test_ram_batters_the_gate() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Crew", "Red", "infantry", 2, "Ram"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ]
-    )
-    state, log = play(state, "ram:Ram", (1, 2))
+    _, log = play(_ram_at_the_gate(), "ram:Ram", (1, 2))
     assert "Gate is hit: 1 of 2 spaces left" in log
 
 
 def test_six_hits_destroy_a_ram_and_d6_crew_survive() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 4, "N wall foot"),
-                unit("Crew", "Red", "infantry", 2, "Ram"),
-                unit("Guard", "Blue", "infantry", 1, "E wall"),
-            ]
-        ),
-        DEFENDER,
-    )
-    state = replace(state, hits=(("Ram", 5),))
+    state = replace(in_phase(_ram_at_the_gate(), DEFENDER), hits=(("Ram", 5),))
     state, log = play(state, "gun:Left gun", (3,))
     assert "The engine at Ram is destroyed" in log
     state, log = play(state, (1,))
@@ -913,18 +784,17 @@ def test_men_on_the_bridge_step_onto_the_wall_or_back_into_the_tower() -> None:
     assert options_of(state) == ["to:Siege"]  # the wall is full
 
 
+def _troop_in_the_assault_tower() -> list[dict[str, Any]]:
+    """Three men in the assault tower at Siege, four at the camp, one guard on the N wall."""
+    return [
+        unit("Troop", "Red", "infantry", 3, "Siege"),
+        unit("Foot", "Red", "infantry", 4, "Camp"),
+        unit("Guard", "Blue", "infantry", 1, "N wall"),
+    ]
+
+
 def test_burning_oil_brings_down_an_assault_tower_after_four_turns() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Troop", "Red", "infantry", 3, "Siege"),
-                unit("Foot", "Red", "infantry", 4, "Camp"),
-                unit("Guard", "Blue", "infantry", 1, "N wall"),
-            ],
-            turn_limit=9,
-        ),
-        DEFENDER,
-    )
+    state = in_phase(new_game(_troop_in_the_assault_tower(), turn_limit=9), DEFENDER)
     state, log = play(state, "oil:Siege")
     assert state.oil_left == 0
     for turn in (1, 2, 3):
@@ -937,11 +807,7 @@ def test_burning_oil_brings_down_an_assault_tower_after_four_turns() -> None:
 
 
 def test_one_vat_of_oil_for_each_assault_tower() -> None:
-    units = [
-        unit("Troop", "Red", "infantry", 3, "Siege"),
-        unit("Foot", "Red", "infantry", 4, "Camp"),
-        unit("Guard", "Blue", "infantry", 1, "N wall"),
-    ]
+    units = _troop_in_the_assault_tower()
     state = in_phase(new_game(units, oil_vats=3), DEFENDER)
     state, _ = play(state, "oil:Siege")
     state = replace(in_phase(state, DEFENDER), burning=())  # the fire was put out
@@ -963,16 +829,20 @@ def test_one_vat_of_oil_for_each_assault_tower() -> None:
     assert started.oil_left == 2  # by default one vat for each assault tower
 
 
-def test_dousing_the_fire_takes_the_figures_turn() -> None:
+def _burning_assault_tower(troop: int) -> GameState:
+    """The attacker's move, with `troop` men inside the assault tower at Siege, alight."""
     state = new_game(
         [
-            unit("Troop", "Red", "infantry", 3, "Siege"),
+            unit("Troop", "Red", "infantry", troop, "Siege"),
             unit("Guard", "Blue", "infantry", 1, "N wall"),
             unit("Foot", "Red", "infantry", 2, "Camp"),
         ]
     )
-    state = replace(state, burning=(("Siege", 1),))
-    state, log = play(state, "douse:Siege")
+    return replace(state, burning=(("Siege", 1),))
+
+
+def test_dousing_the_fire_takes_the_figures_turn() -> None:
+    state, log = play(_burning_assault_tower(3), "douse:Siege")
     assert roll_request(state).request.dice_count == 3
     state, log = play(state, (1, 2, 6))
     assert "The fire at Siege is put out" in log
@@ -980,15 +850,7 @@ def test_dousing_the_fire_takes_the_figures_turn() -> None:
 
 
 def test_those_who_douse_do_not_fight_that_turn() -> None:
-    state = new_game(
-        [
-            unit("Troop", "Red", "infantry", 2, "Siege"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-            unit("Foot", "Red", "infantry", 2, "Camp"),
-        ]
-    )
-    state = replace(state, burning=(("Siege", 1),))
-    state = _set(state, "Guard", place="Siege")  # a raider already at the tower
+    state = _set(_burning_assault_tower(2), "Guard", place="Siege")  # a raider already at the tower
     state, _ = play(state, "douse:Siege", (1, 2))
     assert "place:Siege" not in board.contacts(state)
     state, _ = play(state, "end", "end")
@@ -1025,12 +887,7 @@ def test_survivors_of_a_broken_tower_include_the_bridge() -> None:
 
 
 def test_even_matching_then_ganging_up() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 3, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=3, guard=1, guard_at="N wall"))
     state = _set(state, "Foot", place="N wall")
     state = _end_both(state)
     assert roll_request(state).request.dice_count == 2  # one pair first
@@ -1040,12 +897,7 @@ def test_even_matching_then_ganging_up() -> None:
 
 def test_climbers_beyond_the_defenders_wait_on_their_ladders() -> None:
     # 1.3: those lined up behind follow a climber up; they do not gang up from below
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 3, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=3, guard=1, guard_at="N wall"))
     state = _end_both(state)
     assert roll_request(state).request.dice_count == 2  # one climber against the one guard
     state, log = play(state, (3, 3))
@@ -1055,10 +907,7 @@ def test_climbers_beyond_the_defenders_wait_on_their_ladders() -> None:
 
 def test_option_climbers_gang_up_from_below() -> None:
     state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 3, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ],
+        foot_and_guard(foot=3, guard=1, guard_at="N wall"),
         options={"ladder_gang_up": True},
     )
     state = _end_both(state)
@@ -1068,10 +917,7 @@ def test_option_climbers_gang_up_from_below() -> None:
 
 def test_wounded_figure_fights_on_at_one() -> None:
     state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 2, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ],
+        foot_and_guard(foot=2, guard=1, guard_at="N wall"),
         options={"ladder_climb": "kill_defender", "ladder_gang_up": True},
     )
     state = _end_both(state)
@@ -1164,18 +1010,17 @@ def test_archers_against_artillery_crew() -> None:
     assert where(state, "Crew") == ["Cat"]
 
 
+def _wounded_guards_beside_the_barracks() -> GameState:
+    """The defender's move, with two wounded guards on the N wall, which touches the barracks."""
+    units = [
+        unit("Foot", "Red", "infantry", 4, "Camp"),
+        unit("Guard", "Blue", "infantry", 2, "N wall"),
+    ]
+    return _set(in_phase(new_game(units), DEFENDER), "Guard", wounded=True)
+
+
 def test_healing_in_the_barracks() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 4, "Camp"),
-                unit("Guard", "Blue", "infantry", 2, "N wall"),
-            ]
-        ),
-        DEFENDER,
-    )
-    state = _set(state, "Guard", wounded=True)
-    state, log = play(state, "move:Guard", "to:Barracks")
+    _, log = play(_wounded_guards_beside_the_barracks(), "move:Guard", "to:Barracks")
     assert "2 wounded healed at Barracks" in log
 
 
@@ -1250,24 +1095,10 @@ def test_option_pikes_fight_over_rubble() -> None:
 
 
 def test_a_broken_gate_lets_the_front_wall_foot_in() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ]
-    )
-    state, _ = play(state, "move:Foot")
+    game = new_game(foot_and_guard(foot=4, guard=1, guard_at="E wall"))
+    state, _ = play(game, "move:Foot")
     assert "to:Courtyard" not in options_of(state)
-    state = replace(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 4, "N wall foot"),
-                unit("Guard", "Blue", "infantry", 1, "E wall"),
-            ]
-        ),
-        hits=(("Gate", 2),),
-    )
-    state, _ = play(state, "move:Foot")
+    state, _ = play(replace(game, hits=(("Gate", 2),)), "move:Foot")
     assert "to:Courtyard" in options_of(state)
 
 
@@ -1285,13 +1116,7 @@ def test_a_station_hit_may_only_wound_by_option() -> None:
 
 
 def _replacing(**options: object) -> GameState:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "E wall"),
-        ],
-        options=dict(options),
-    )
+    state = new_game(foot_and_guard(foot=4, guard=2, guard_at="E wall"), options=dict(options))
     return play(state, "move:Foot", "to:Camp")[0]
 
 
@@ -1313,26 +1138,19 @@ def test_option_replacement_is_one_die_a_figure() -> None:
     assert "move:Foot" not in options_of(state)  # the others' move is spent
 
 
-def _catapult(**options: object) -> list[str]:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "E wall"),
-        ],
-        options=dict(options),
-    )
+def _catapult_targets(**options: object) -> list[str]:
+    state = _with_the_catapult(unit("Guard", "Blue", "infantry", 1, "E wall"), **options)
     state, _ = play(state, "shoot:Cat")
     return options_of(state)
 
 
 def test_a_catapult_shoots_at_the_wall_it_faces_its_towers_and_gate() -> None:
     # Cat faces the N wall, the front wall with the gate in it
-    assert _catapult() == ["hit:N wall", "hit:NE tower", "hit:Gate", "interior"]
+    assert _catapult_targets() == ["hit:N wall", "hit:NE tower", "hit:Gate", "interior"]
 
 
 def test_option_a_catapult_reaches_any_stonework() -> None:
-    assert _catapult(catapult_reach="any") == [
+    assert _catapult_targets(catapult_reach="any") == [
         "hit:N wall",
         "hit:E wall",
         "hit:NE tower",
@@ -1344,8 +1162,7 @@ def test_option_a_catapult_reaches_any_stonework() -> None:
 def _engaged_guard(**options: object) -> GameState:
     state = new_game(
         [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
+            *foot_and_guard(foot=4, guard=1, guard_at="N wall"),
             unit("Res", "Blue", "infantry", 1, "Courtyard"),
         ],
         options=dict(options),
@@ -1429,18 +1246,7 @@ def test_horsemen_never_wait_at_a_wall_foot() -> None:
 
 
 def test_every_keep_defender_fights_twice_even_when_he_outnumbers() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 4, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 2, "Keep"),
-    ]
-    state = new_game(units)
-    state = replace(
-        state,
-        figures=tuple(
-            replace(f, place="Keep") if f.unit == "Foot" and f.number == 1 else f
-            for f in state.figures
-        ),
-    )
+    state = _send_ahead(new_game(foot_and_guard(foot=4, guard=2, guard_at="Keep")), "Foot", "Keep")
     state = _end_both(state)
     assert roll_request(state).request.dice_count == 2  # one pair
     state, _ = play(state, (3, 3))
@@ -1459,13 +1265,7 @@ def test_contacts_between_places_ladders_corners_and_bridges() -> None:
         ]
     )
     state = _set(state, "Troop", place="Siege bridge")
-    state = replace(
-        state,
-        figures=tuple(
-            replace(f, place="NE tower") if f.unit == "Foot" and f.number == 1 else f
-            for f in state.figures
-        ),
-    )
+    state = _send_ahead(state, "Foot", "NE tower")
     assert board.contacts(state) == (
         "ladder:N wall",
         "bridge:Siege bridge",
@@ -1474,24 +1274,13 @@ def test_contacts_between_places_ladders_corners_and_bridges() -> None:
 
 
 def test_the_attacker_wins_when_no_defender_is_left_and_the_defender_likewise() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ]
-    )
+    state = new_game(foot_and_guard(foot=4, guard=1, guard_at="N wall"))
     state = _set(state, "Guard", wounded=True)
     state, _ = play(_end_both(state), (6, 1))
     step = RULESET.next_step(state)
     assert isinstance(step, GameOver)
     assert step.summary[0] == "Red wins: no defender is left"
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 1, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-            FILLER,
-        ]
-    )
+    state = new_game([*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER])
     state = replace(state, figures=tuple(f for f in state.figures if f.unit != "Reserve"))
     state = _set(state, "Foot", wounded=True)
     state, _ = play(_end_both(state), (1, 6))
@@ -1501,13 +1290,8 @@ def test_the_attacker_wins_when_no_defender_is_left_and_the_defender_likewise() 
 
 
 def test_option_a_wall_hit_wounds_no_one() -> None:
-    state = new_game(
-        [
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 1, "N wall"),
-        ],
-        options={"wall_hit_wounds": False},
+    state = _with_the_catapult(
+        unit("Guard", "Blue", "infantry", 1, "N wall"), wall_hit_wounds=False
     )
     state, log = play(state, "shoot:Cat", "hit:N wall", (6, 6), "open")
     assert "N wall is hit: 3 of 4 spaces left" in log
@@ -1517,10 +1301,7 @@ def test_option_a_wall_hit_wounds_no_one() -> None:
 def test_option_wall_weapon_value() -> None:
     state = in_phase(
         new_game(
-            [
-                unit("Foot", "Red", "infantry", 2, "N wall foot"),
-                unit("Guard", "Blue", "infantry", 1, "E wall"),
-            ],
+            foot_and_guard(foot=2, guard=1, guard_at="E wall"),
             options={"wall_weapon_value": 4},
         ),
         DEFENDER,
@@ -1532,15 +1313,6 @@ def test_option_wall_weapon_value() -> None:
 
 
 def test_no_healing_in_a_fallen_barracks() -> None:
-    state = in_phase(
-        new_game(
-            [
-                unit("Foot", "Red", "infantry", 4, "Camp"),
-                unit("Guard", "Blue", "infantry", 2, "N wall"),
-            ]
-        ),
-        DEFENDER,
-    )
-    state = replace(_set(state, "Guard", wounded=True), fallen=frozenset({"barracks"}))
+    state = replace(_wounded_guards_beside_the_barracks(), fallen=frozenset({"barracks"}))
     state, log = play(state, "move:Guard", "to:Barracks")
     assert not any("healed" in line for line in log)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fb_helpers import example_raw, raw_fort, unit
+from fb_helpers import example_raw, foot_and_guard, raw_fort, unit
 
 from companion.rules.core import ScenarioError
 from companion.rules.fortboard import RULESET
@@ -28,18 +28,12 @@ def test_example_obeys_the_setup_limit() -> None:
 
 
 def test_defenders_may_be_exactly_three_quarters() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 8, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 6, "Courtyard"),
-    ]
+    units = foot_and_guard(foot=8, guard=6, guard_at="Courtyard")
     RULESET.load_scenario(raw_fort(units))
 
 
 def test_defenders_over_three_quarters_refused() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 8, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 7, "Courtyard"),
-    ]
+    units = foot_and_guard(foot=8, guard=7, guard_at="Courtyard")
     with pytest.raises(ScenarioError, match="3/4"):
         RULESET.load_scenario(raw_fort(units))
 
@@ -140,22 +134,14 @@ BAD: list[tuple[str, Mutation, str]] = [
 
 @pytest.mark.parametrize(("mutate", "message"), [pytest.param(m, t, id=n) for n, m, t in BAD])
 def test_bad_scenario_is_named(mutate: Mutation, message: str) -> None:
-    raw = raw_fort(
-        [
-            unit("Foot", "Red", "infantry", 8, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-        ]
-    )
+    raw = raw_fort(foot_and_guard(foot=8, guard=2, guard_at="N wall"))
     mutate(raw)
     with pytest.raises(ScenarioError, match=message):
         RULESET.load_scenario(raw)
 
 
 def test_tower_holds_four_defenders() -> None:
-    units = [
-        unit("Foot", "Red", "infantry", 8, "N wall foot"),
-        unit("Guard", "Blue", "infantry", 5, "NE tower"),
-    ]
+    units = foot_and_guard(foot=8, guard=5, guard_at="NE tower")
     with pytest.raises(ScenarioError, match="holds 4"):
         RULESET.load_scenario(raw_fort(units))
 

@@ -13,6 +13,12 @@ RULES = get_ruleset("on_the_frontier")
 
 Input = str | list[int]
 
+# Script fragments several tests play through: who wins the roll for the first move,
+# and the Horse's charge on the Muskets (no broken ground, 12" + 3, contact).
+BLUE_FIRST = [5, 2]
+RED_FIRST = [2, 5]
+HORSE_CHARGES_MUSKETS = ("unit:Horse", "charge", "target:Muskets", "no", [3], "yes")
+
 
 def base_units() -> list[dict[str, Any]]:
     return [

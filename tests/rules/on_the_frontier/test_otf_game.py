@@ -10,7 +10,7 @@ import tomllib
 from importlib import resources
 
 import pytest
-from otf_helpers import RULES, choice_keys, new_game, play, unit
+from otf_helpers import HORSE_CHARGES_MUSKETS, RULES, choice_keys, new_game, play, unit
 
 from companion.rules.core import (
     AwaitChoice,
@@ -171,12 +171,7 @@ def test_charged_unit_that_held_fire_volleys_first() -> None:
         "hold",
         "unit:Warband",
         "stand",
-        "unit:Horse",
-        "charge",
-        "target:Muskets",
-        "no",
-        [3],
-        "yes",
+        *HORSE_CHARGES_MUSKETS,
         "unit:Rifles",
         "stand",
         "yes",
@@ -193,12 +188,7 @@ def test_cavalry_that_wins_may_pursue() -> None:
     state, log = play(
         new_game(),
         [5, 2],
-        "unit:Horse",
-        "charge",
-        "target:Muskets",
-        "no",
-        [3],
-        "yes",
+        *HORSE_CHARGES_MUSKETS,
         "unit:Rifles",
         "stand",
         "unit:Muskets",

@@ -5,13 +5,18 @@ engineering parties, who may hold fire, and when a shaken loser routs."""
 from __future__ import annotations
 
 import pytest
-from otf_helpers import RULES, choice_keys, new_game, play, unit
+from otf_helpers import (
+    BLUE_FIRST,
+    HORSE_CHARGES_MUSKETS,
+    RED_FIRST,
+    RULES,
+    choice_keys,
+    new_game,
+    play,
+    unit,
+)
 
 from companion.rules.core import AwaitChoice, AwaitRoll
-
-BLUE_FIRST = [5, 2]
-RED_FIRST = [2, 5]
-HORSE_CHARGES_MUSKETS = ("unit:Horse", "charge", "target:Muskets", "no", [3], "yes")
 
 
 def test_a_charged_unit_stands_or_holds_fire_and_does_not_walk_away() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from otf_helpers import RULES, scenario_dict
+from otf_helpers import RULES, scenario_dict, unit
 
 from companion.rules.core import ScenarioError
 from companion.rules.on_the_frontier.scenario import Options, read_options
@@ -40,28 +40,14 @@ Change = Callable[[dict[str, Any]], object]
         ),
         (
             lambda d: d["units"].append(
-                {
-                    "name": "Gun",
-                    "side": "Blue",
-                    "kind": "artillery",
-                    "figures": 4,
-                    "weapons": ["artillery"],
-                    "traits": {"ranks": 2},
-                }
+                unit("Gun", "Blue", "artillery", 4, "artillery", traits={"ranks": 2})
             ),
             ["Gun", "traits.ranks"],
         ),
         (lambda d: d["units"][1].update(traits={"guns": 1}), ["Horse", "traits.guns"]),
         (
             lambda d: d["units"].append(
-                {
-                    "name": "Gun",
-                    "side": "Blue",
-                    "kind": "artillery",
-                    "figures": 4,
-                    "weapons": ["artillery"],
-                    "traits": {"guns": 5},
-                }
+                unit("Gun", "Blue", "artillery", 4, "artillery", traits={"guns": 5})
             ),
             ["Gun", "traits.guns", "1..4"],
         ),

@@ -195,16 +195,22 @@ def test_second_night_operation_gets_the_repeat_bonus() -> None:
 # ---------------------------------------------------------------- the attack
 
 
+def _to_the_second_attack(p: Play) -> None:
+    """The first attack plays out with nobody acting; the second follows a day later with
+    no night operations, ammunition and water on both sides, up to the FFL's command points."""
+    p.pass_all()
+    p.choose("attack")
+    p.roll(1)  # half a d6, rounded up: one day later
+    p.choose("none", "none")
+    p.roll(3, 4)  # ammunition 7: no problems
+    p.choose("yes", "yes")
+
+
 def test_command_points_are_rolled_for_each_side_and_kept() -> None:
     p = Play(small())
     to_first_chip(p, cp=(4, 3))
     assert (p.s.cp_ffl, p.s.cp_arab) == (4, 3)
-    p.pass_all()
-    p.choose("attack")
-    p.roll(1)
-    p.choose("none", "none")
-    p.roll(7 - 1, 1)  # ammunition 7: no problems
-    p.choose("yes", "yes")  # both sides have water
+    _to_the_second_attack(p)
     p.roll(2)
     p.roll(2)
     assert (p.s.cp_ffl, p.s.cp_arab) == (6, 5), "unspent points carry over"
@@ -227,12 +233,7 @@ def test_losing_the_captain_halves_the_next_command_points() -> None:
     p.roll(6, 6)  # the sniper hits the Captain
     p.roll(1)  # effect of hits: dead
     assert p.s.ffl_lost_captain and "C" not in p.s.bag.in_play
-    p.pass_all()
-    p.choose("attack")
-    p.roll(1)
-    p.choose("none", "none")
-    p.roll(3, 4)
-    p.choose("yes", "yes")
+    _to_the_second_attack(p)
     assert "halved" in p.request().reason
     p.roll(5)
     assert p.s.cp_ffl == 4 + 2
@@ -339,12 +340,7 @@ def test_second_attack_rolls_ammunition_and_asks_for_water() -> None:
 def test_the_second_attack_is_the_last() -> None:
     p = Play(small())
     to_first_chip(p)
-    p.pass_all()
-    p.choose("attack")
-    p.roll(1)
-    p.choose("none", "none")
-    p.roll(1, 1)
-    p.choose("yes", "yes")
+    _to_the_second_attack(p)
     p.roll(1)
     p.roll(1)
     p.pass_all()
@@ -643,11 +639,7 @@ def test_failed_recovery_on_a_fire_roll_also_offers_the_unpin() -> None:
 
 def test_relief_arrives_on_the_leader_chit_on_its_day() -> None:
     p = Play(relief(small()))
-    p.choose("days:1", "done")
-    p.roll(6)  # relief on day 2, the day of the attack
-    p.choose("none", "none")
-    p.roll(4)
-    p.roll(3)
+    to_first_chip(p, relief_die=6)  # relief on day 2, the day of the attack
     assert not p.unit("Relief").present
     p.chip("C")
     assert p.request().secret
@@ -660,11 +652,7 @@ def test_relief_arrives_on_the_leader_chit_on_its_day() -> None:
 
 def test_relief_roll_on_the_wrong_day_gives_nothing_away() -> None:
     p = Play(relief(small()))
-    p.choose("days:1", "done")
-    p.roll(1)  # relief on day 5
-    p.choose("none", "none")
-    p.roll(4)
-    p.roll(3)
+    to_first_chip(p, relief_die=1)  # relief on day 5
     p.chip("C")
     p.roll(6)
     assert not p.unit("Relief").present
@@ -683,11 +671,7 @@ def test_the_supply_train_in_the_fort_ends_the_ammunition_rolls() -> None:
         traits={"reinforcement": True},
     )
     p = Play(raw)
-    p.choose("days:1", "done")
-    p.roll(6)  # relief on day 2: the attack day
-    p.choose("none", "none")
-    p.roll(4)
-    p.roll(3)
+    to_first_chip(p, relief_die=6)  # relief on day 2: the attack day
     p.chip("C")
     p.roll(6)  # the secret relief roll: here they come
     p.choose("ok", "done")
@@ -703,11 +687,7 @@ def test_the_supply_train_in_the_fort_ends_the_ammunition_rolls() -> None:
 
 def test_mine_collapses_a_building_and_everyone_in_it() -> None:
     p = Play(small(ffl_mines=1))
-    p.choose("days:1", "mine", "done")
-    p.roll(1)
-    p.choose("none", "none")
-    p.roll(4)
-    p.roll(3)
+    to_first_chip(p, preparations=("mine",))
     p.chip("C")
     p.choose("mine", "target:Band", "yes")
     p.roll(3, 4)
@@ -719,11 +699,7 @@ def test_a_mine_in_the_open_hits_and_breaks_a_ladder_on_odd() -> None:
     raw = small(ffl_mines=1)
     unit_raw(raw, "Band")["traits"] = {"ladder": "ladder"}
     p = Play(raw)
-    p.choose("days:1", "mine", "done")
-    p.roll(1)
-    p.choose("none", "none")
-    p.roll(4)
-    p.roll(3)
+    to_first_chip(p, preparations=("mine",))
     p.chip("C")
     p.choose("mine", "target:Band", "no")
     p.roll(1, 2)
@@ -821,11 +797,26 @@ def test_sniped_captain_rolls_on_effect_of_hits() -> None:
     assert not p.s.ffl_lost_captain
 
 
-def test_volley_then_sniping_the_attached_mounted_leader() -> None:
+def _band_led_by_a_mounted_leader() -> Play:
+    """The Band with a mounted leader of its own, Sheikh Omar, at the first chip."""
     raw = small()
     unit_raw(raw, "Band").update(leader="Sheikh Omar", traits={"rank": "mounted"})
     p = Play(raw)
     to_first_chip(p)
+    return p
+
+
+def _band_with_its_sheikh() -> Play:
+    """The Band with the Sheikh's command figure attached, at the first chip."""
+    raw = small()
+    unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
+    p = Play(raw)
+    to_first_chip(p)
+    return p
+
+
+def test_volley_then_sniping_the_attached_mounted_leader() -> None:
+    p = _band_led_by_a_mounted_leader()
     p.chip("L")
     p.choose("fire", "target:Band", "cover:none", "far")
     p.roll(6, 6, 1, 1, 1)  # two hits; two 6s, but a mounted leader's unit is never pinned
@@ -840,10 +831,7 @@ def test_volley_then_sniping_the_attached_mounted_leader() -> None:
 
 
 def test_a_mounted_leader_among_the_casualties_is_one_of_them() -> None:
-    raw = small()
-    unit_raw(raw, "Band").update(leader="Sheikh Omar", traits={"rank": "mounted"})
-    p = Play(raw)
-    to_first_chip(p)
+    p = _band_led_by_a_mounted_leader()
     p.chip("L")
     p.choose("fire", "target:Band", "cover:none", "far")
     p.roll(6, 4, 4, 1, 1)  # three hits
@@ -853,10 +841,7 @@ def test_a_mounted_leader_among_the_casualties_is_one_of_them() -> None:
 
 
 def test_more_casualties_than_tribesmen_take_the_mounted_leader_too() -> None:
-    raw = small()
-    unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
-    p = Play(raw)
-    to_first_chip(p)
+    p = _band_with_its_sheikh()
     p.set_unit("Band", figures=2)
     p.chip("L")
     p.choose("fire", "target:Band", "cover:none", "far")
@@ -995,11 +980,16 @@ def test_a_gun_moves_with_its_hero_as_leader() -> None:
     assert p.request().dice_count == 3  # two men: 2d6, the hero's extra die
 
 
-def test_a_ladder_is_set_only_when_the_move_reaches_the_wall() -> None:
-    raw = small(turn_limit=2)
-    unit_raw(raw, "Band")["traits"] = {"ladder": "ladder"}
+def _band_carrying(ladder: str, raw: dict[str, Any]) -> Play:
+    """The scenario with the Band carrying a ladder or a grappling hook, at the first chip."""
+    unit_raw(raw, "Band")["traits"] = {"ladder": ladder}
     p = Play(raw)
     to_first_chip(p)
+    return p
+
+
+def test_a_ladder_is_set_only_when_the_move_reaches_the_wall() -> None:
+    p = _band_carrying("ladder", small(turn_limit=2))
     p.chip("A")
     p.choose("ladder")
     p.roll(1, 2)
@@ -1053,13 +1043,19 @@ def test_charge_defensive_fire_and_close_combat() -> None:
     assert p.said("fall back 7 inches")
 
 
+def _band_charges_into(p: Play, target: str) -> None:
+    """On its chip the Band charges `target` and reaches it, without going berserk."""
+    p.chip("A")
+    p.choose("charge", f"target:{target}")
+    p.roll(2, 3, 4)  # 2d6 and the charge die: no 6
+    p.choose("yes")
+
+
 def test_a_gun_on_the_wall_giving_defensive_fire_checks_its_blind_zone() -> None:
     p = Play(with_maxim())
     to_first_chip(p)
-    p.chip("A")
-    p.choose("charge", "target:MG")
-    p.roll(2, 3, 4)
-    p.choose("yes", "fire")
+    _band_charges_into(p, "MG")
+    p.choose("fire")
     assert p.prompt() == "Target within 6in?"
     p.choose("near")
     assert p.said("cannot depress")
@@ -1075,14 +1071,6 @@ def test_charge_falling_short_pins() -> None:
     p.choose("no")
     assert p.unit("Band").pinned
     assert p.said("falls short")
-
-
-def _band_with_its_sheikh() -> Play:
-    raw = small()
-    unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
-    p = Play(raw)
-    to_first_chip(p)
-    return p
 
 
 def test_a_charge_falling_short_does_not_pin_a_band_with_a_mounted_leader() -> None:
@@ -1116,13 +1104,18 @@ def test_the_tower_cannot_be_charged() -> None:
     assert "target:Tower" not in p.options()
 
 
-def test_surrounded_arabs_surrender() -> None:
-    p = Play(small())
-    to_first_chip(p)
+def _legion_charges_into_the_band(p: Play, *, surrounded: bool) -> None:
+    """On its chip the Legion charges the Band and reaches it; the Band stands in the open."""
     p.chip("L")
     p.choose("charge", "target:Band")
     p.roll(5, 5, 5, 5)  # 2d6, the sergeant's die (lowest dropped) and the charge die
-    p.choose("yes", "stand", "open", "yes")
+    p.choose("yes", "stand", "open", "yes" if surrounded else "no")
+
+
+def test_surrounded_arabs_surrender() -> None:
+    p = Play(small())
+    to_first_chip(p)
+    _legion_charges_into_the_band(p, surrounded=True)
     p.roll(6, 5)  # 6+1 sergeant vs 5: the Arab loses with 5, surrounded: surrenders
     assert p.said("surrendered")
     melee = p.s.act.melee
@@ -1135,10 +1128,7 @@ def test_a_surrounded_arab_still_faces_at_most_four_attackers() -> None:
     unit_raw(raw, "Band").update(figures=1)
     p = Play(raw)
     to_first_chip(p)
-    p.chip("L")
-    p.choose("charge", "target:Band")
-    p.roll(5, 5, 5, 5)
-    p.choose("yes", "stand", "open", "yes")
+    _legion_charges_into_the_band(p, surrounded=True)
     for _ in range(4):  # 1+1 sergeant vs 6: the Arab wins, the legionnaire dies
         p.roll(1, 6)
     # the limit of four is waived only for a surrounded legionnaire: the fifth man waits
@@ -1151,10 +1141,8 @@ def test_surrounded_legionnaire_fights_every_attacker() -> None:
     unit_raw(raw, "Legion").update(figures=1)
     p = Play(raw)
     to_first_chip(p)
-    p.chip("A")
-    p.choose("charge", "target:Legion")
-    p.roll(5, 5, 2)
-    p.choose("yes", "stand", "open", "yes")
+    _band_charges_into(p, "Legion")
+    p.choose("stand", "open", "yes")
     for _ in range(6):  # six attackers, no limit of four against a surrounded legionnaire
         p.roll(1, 6)
     assert p.unit("Band").figures == 0 and p.said("Band is destroyed.")
@@ -1163,10 +1151,8 @@ def test_surrounded_legionnaire_fights_every_attacker() -> None:
 def test_ffl_counter_charge_fires_at_one_die_per_two_men() -> None:
     p = Play(small())
     to_first_chip(p)
-    p.chip("A")
-    p.choose("charge", "target:Legion")
-    p.roll(2, 3, 4)
-    p.choose("yes", "counter")
+    _band_charges_into(p, "Legion")
+    p.choose("counter")
     p.roll(1, 2, 3)  # the legion's counter-charge roll, 2d6 + the sergeant's: no berserk
     p.choose("far")
     assert p.request().dice_count == 2  # 4 men // 2, no officer dice when moving
@@ -1190,10 +1176,7 @@ def test_a_mixed_band_counter_charging_can_fall_to_infighting() -> None:
 
 
 def test_ladder_assault_against_the_wall() -> None:
-    raw = small(turn_limit=2)
-    unit_raw(raw, "Band")["traits"] = {"ladder": "hook"}
-    p = Play(raw)
-    to_first_chip(p)
+    p = _band_carrying("hook", small(turn_limit=2))
     p.chip("A")
     p.choose("ladder")
     p.roll(3, 4)
@@ -1212,10 +1195,8 @@ def test_ladder_assault_against_the_wall() -> None:
 
 def test_a_won_ladder_assault_puts_the_climbers_on_the_wall() -> None:
     raw = small(turn_limit=2)
-    unit_raw(raw, "Band")["traits"] = {"ladder": "ladder"}
     unit_raw(raw, "Legion").update(figures=1)
-    p = Play(raw)
-    to_first_chip(p)
+    p = _band_carrying("ladder", raw)
     p.set_unit("Band", ladder_placed=True)
     p.chip("A")
     p.choose("assault", "target:Legion")
@@ -1226,10 +1207,7 @@ def test_a_won_ladder_assault_puts_the_climbers_on_the_wall() -> None:
 
 
 def test_an_unopposed_ladder_puts_2d6_figures_on_the_wall() -> None:
-    raw = small()
-    unit_raw(raw, "Band")["traits"] = {"ladder": "ladder"}
-    p = Play(raw)
-    to_first_chip(p)
+    p = _band_carrying("ladder", small())
     p.set_unit("Band", ladder_placed=True)
     p.chip("A")
     p.choose("assault", "clear")
@@ -1238,14 +1216,8 @@ def test_an_unopposed_ladder_puts_2d6_figures_on_the_wall() -> None:
 
 
 def test_a_mounted_leader_may_be_among_the_melee_dead() -> None:
-    raw = small()
-    unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
-    p = Play(raw)
-    to_first_chip(p)
-    p.chip("L")
-    p.choose("charge", "target:Band")
-    p.roll(5, 5, 5, 5)
-    p.choose("yes", "stand", "open", "no")
+    p = _band_with_its_sheikh()
+    _legion_charges_into_the_band(p, surrounded=False)
     for _ in range(4):  # four legionnaires, each kills his man (6+1+2... vs 1+2 mounted)
         p.roll(6, 1)
     assert p.unit("Band").figures == 2 and p.s.casualties == 4

@@ -164,9 +164,16 @@ class Play:
         return step
 
 
-def to_first_chip(p: Play, *, relief_die: int = 1, cp: tuple[int, int] = (4, 3)) -> None:
-    """Preparation, no night operations, deploy, command points."""
-    p.choose("days:1", "done")
+def to_first_chip(
+    p: Play,
+    *,
+    relief_die: int = 1,
+    cp: tuple[int, int] = (4, 3),
+    preparations: tuple[str, ...] = (),
+) -> None:
+    """Preparation (the FFL's `preparations` first), no night operations, deploy, command
+    points."""
+    p.choose("days:1", *preparations, "done")
     p.roll(relief_die)
     while isinstance(p.step(), AwaitChoice) and "none" in p.options():
         p.choose("none")  # no Arab sabotage, no FFL sortie
