@@ -9,9 +9,10 @@ from importlib import resources
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from odds_checks import assert_matches_brute_force, draw_params
 
 from companion.rules import get_ruleset
-from companion.rules.core import AwaitChoice, Chosen, GameOver, ParamKind, Rolled
+from companion.rules.core import AwaitChoice, Chosen, GameOver, Rolled
 from companion.rules.fighting_swashbucklers import fire, melee, morale, rally
 from companion.rules.fighting_swashbucklers.actions import ACTIONS
 from companion.rules.fighting_swashbucklers.dice import (
@@ -21,7 +22,6 @@ from companion.rules.fighting_swashbucklers.dice import (
     read_percentile,
 )
 from companion.rules.fighting_swashbucklers.state import GameState
-from companion.rules.odds import enumerate_odds
 
 ZERO = st.sampled_from(("100", "0"))
 D10_ZERO = st.sampled_from(("10", "0"))
@@ -225,28 +225,8 @@ def test_rally_men_plus_fraction_match_the_points(cp: int, die: int) -> None:
 @given(st.data())
 def test_every_action_agrees_with_brute_force(data: st.DataObject) -> None:
     action = data.draw(st.sampled_from(sorted(ACTIONS.values(), key=lambda a: a.name)))
-    given: dict[str, int | bool | str] = {}
-    for p in action.params:
-        if p.kind is ParamKind.BOOL:
-            given[p.name] = data.draw(st.booleans())
-        elif p.kind is ParamKind.CHOICE:
-            given[p.name] = data.draw(st.sampled_from(p.choices))
-        else:
-            low = p.minimum if p.minimum is not None else 0
-            high = p.maximum if p.maximum is not None else 20
-            if p.name == "pairs":
-                high = 2  # keep the brute force small
-            given[p.name] = data.draw(st.integers(low, high))
-    params = action.complete_params(given)
-    request = action.request(params)
-    odds = action.odds(params)
-    brute = enumerate_odds(request, lambda dice: action.resolve(params, dice))
-    assert {k: v for k, v in odds.headline.items() if v} == {
-        k: v for k, v in brute.headline.items() if v
-    }
-    assert {k: v for k, v in odds.effects.items() if v} == {
-        k: v for k, v in brute.effects.items() if v
-    }
+    given = draw_params(action, data, tops={"pairs": 2})  # keep the brute force small
+    assert_matches_brute_force(action, action.complete_params(given))
 
 
 @settings(max_examples=12, deadline=None)

@@ -4,14 +4,12 @@ undo steps back to the state before the last input."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from rule_scripting import as_event, check_random_game_replays
 
 from companion.rules import get_ruleset
-from companion.rules.core import AwaitChoice, AwaitRoll, GameOver
-from companion.session.events import ChoiceMade, DiceAccepted, GameStarted, Undone
-from companion.session.scenario_files import example_scenario_text
+from companion.rules.core import GameOver
+from companion.session.events import GameStarted, Undone
 from companion.session.session import apply, replay
 
 SYSTEM = "on_the_frontier"
@@ -19,26 +17,7 @@ SYSTEM = "on_the_frontier"
 
 @pytest.mark.parametrize("seed", [11, 12])
 def test_replayed_journal_rebuilds_the_game(seed: int) -> None:
-    ruleset = get_ruleset(SYSTEM)
-    events: list = [GameStarted(SYSTEM, example_scenario_text(SYSTEM), "example")]  # type: ignore[type-arg]
-    record, _ = apply(None, events[0])
-    rng = random.Random(seed)
-    while not isinstance(step := ruleset.next_step(record.state), GameOver):
-        if isinstance(step, AwaitChoice):
-            event = ChoiceMade(rng.choice(step.options).key)
-        else:
-            assert isinstance(step, AwaitRoll)
-            event = DiceAccepted(tuple(rng.choice(k.faces) for k in step.request.kinds))
-        events.append(event)
-        record, transition = apply(record, event, ruleset)
-        assert transition is not None
-    rebuilt = replay(events)
-    assert rebuilt.state == record.state
-    assert rebuilt.fingerprint() == record.fingerprint()
-    before = record.played[-1].before
-    undone, _ = apply(record, Undone(), ruleset)
-    assert undone.state == before
-    assert ruleset.describe(record.state)
+    check_random_game_replays(SYSTEM, seed)
 
 
 SCRIPTED_SCENARIO = """
@@ -132,7 +111,7 @@ def test_scripted_game_through_the_session() -> None:
     record, _ = apply(None, events[0])
     log: list[str] = []
     for given in SCRIPT:
-        event = DiceAccepted(given) if isinstance(given, tuple) else ChoiceMade(given)
+        event = as_event(given)
         events.append(event)
         record, transition = apply(record, event, ruleset)
         assert transition is not None

@@ -3,17 +3,16 @@ resumed from it, and random games whose replayed journal rebuilds the same state
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from rule_scripting import as_event, check_random_game_replays, resume_after_power_cut
 
 from companion.rules import get_ruleset
-from companion.rules.core import AwaitChoice, AwaitRoll, GameOver
-from companion.session.events import ChoiceMade, DiceAccepted, Event, GameStarted, Undone
+from companion.rules.core import AwaitRoll, GameOver
+from companion.session.events import GameStarted, Undone
 from companion.session.journal import Journal
-from companion.session.scenario_files import example_scenario_text
-from companion.session.session import GameSession, apply, replay
+from companion.session.session import GameSession, apply
 
 SYSTEM = "scrubs_of_the_desert"
 
@@ -108,16 +107,12 @@ SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
 )
 
 
-def _event(given: str | tuple[int, ...]) -> Event:
-    return DiceAccepted(given, "manual") if isinstance(given, tuple) else ChoiceMade(given)
-
-
 def test_scripted_game_is_journaled_and_resumes(tmp_path: Path) -> None:
     ruleset = get_ruleset(SYSTEM)
     journal = Journal(tmp_path / "journal.sqlite3")
     session = GameSession.new(journal, SCENARIO, "hook at dawn")
     for given, expected in SCRIPT:
-        transition = session.submit(_event(given))
+        transition = session.submit(as_event(given))
         assert transition is not None
         if expected:
             assert expected in transition.log, (given, transition.log)
@@ -126,10 +121,7 @@ def test_scripted_game_is_journaled_and_resumes(tmp_path: Path) -> None:
     assert "over the wall: 3 of 3" in step.summary
     assert "  Horse: 0/2 (removed)" in step.summary
     assert "  MG: 2/2 (jammed to the end of turn 2)" in step.summary
-    journal.close()
-    resumed = GameSession.resume(Journal(tmp_path / "journal.sqlite3"))
-    assert resumed.record.state == session.record.state
-    assert resumed.record.fingerprint() == session.record.fingerprint()
+    resumed = resume_after_power_cut(session)
     assert ruleset.describe(resumed.record.state) == session.describe()
 
 
@@ -137,9 +129,9 @@ def test_scripted_game_undo_steps_back_one_input() -> None:
     ruleset = get_ruleset(SYSTEM)
     record, _ = apply(None, GameStarted(SYSTEM, SCENARIO, "hook at dawn"))
     for given, _ in SCRIPT[:-1]:
-        record, _ = apply(record, _event(given), ruleset)
+        record, _ = apply(record, as_event(given), ruleset)
     before = record.state
-    record, _ = apply(record, _event(SCRIPT[-1][0]), ruleset)
+    record, _ = apply(record, as_event(SCRIPT[-1][0]), ruleset)
     assert isinstance(ruleset.next_step(record.state), GameOver)
     undone, _ = apply(record, Undone(), ruleset)
     assert undone.state == before
@@ -151,23 +143,4 @@ def test_scripted_game_undo_steps_back_one_input() -> None:
 
 @pytest.mark.parametrize("seed", [11, 12])
 def test_replayed_journal_rebuilds_a_random_game(seed: int) -> None:
-    ruleset = get_ruleset(SYSTEM)
-    events: list[Event] = [GameStarted(SYSTEM, example_scenario_text(SYSTEM), "example")]
-    record, _ = apply(None, events[0])
-    rng = random.Random(seed)
-    while not isinstance(step := ruleset.next_step(record.state), GameOver):
-        if isinstance(step, AwaitChoice):
-            event: Event = ChoiceMade(rng.choice(step.options).key)
-        else:
-            assert isinstance(step, AwaitRoll)
-            event = DiceAccepted(tuple(rng.choice(k.faces) for k in step.request.kinds))
-        events.append(event)
-        record, transition = apply(record, event, ruleset)
-        assert transition is not None
-    rebuilt = replay(events)
-    assert rebuilt.state == record.state
-    assert rebuilt.fingerprint() == record.fingerprint()
-    before = record.played[-1].before
-    undone, _ = apply(record, Undone(), ruleset)
-    assert undone.state == before
-    assert ruleset.describe(record.state)
+    check_random_game_replays(SYSTEM, seed)

@@ -11,9 +11,9 @@ import icepool
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from odds_checks import assert_matches_brute_force, draw_params
 
-from companion.rules.core import Action, ParamKind, RulesError
-from companion.rules.odds import enumerate_odds
+from companion.rules.core import RulesError
 from companion.rules.tenir_le_fort.actions import ACTIONS
 
 COVERS = st.sampled_from(["none", "light", "heavy"])
@@ -115,12 +115,7 @@ def test_movement_odds_agree_with_brute_force(
     request = action.request(params)
     if 6**request.dice_count > 6**5:
         return
-    brute = enumerate_odds(request, lambda d: action.resolve(params, d))
-    exact = action.odds(params)
-    assert {k: v for k, v in exact.headline.items() if v} == brute.headline
-    assert {k: v for k, v in exact.effects.items() if v} == {
-        k: v for k, v in brute.effects.items() if v
-    }
+    assert_matches_brute_force(action, params)
 
 
 @pytest.mark.parametrize(
@@ -136,13 +131,7 @@ def test_movement_odds_agree_with_brute_force(
 )
 def test_small_pools_agree_with_brute_force(name: str, params: dict[str, object]) -> None:
     action = ACTIONS[name]
-    full = action.complete_params(params)  # type: ignore[arg-type]
-    brute = enumerate_odds(action.request(full), lambda d: action.resolve(full, d))
-    exact = action.odds(full)
-    assert {k: v for k, v in exact.headline.items() if v} == brute.headline
-    assert {k: v for k, v in exact.effects.items() if v} == {
-        k: v for k, v in brute.effects.items() if v
-    }
+    assert_matches_brute_force(action, action.complete_params(params))  # type: ignore[arg-type]
 
 
 def _icepool_fraction(die_pool: icepool.Die, value: int) -> Fraction:
@@ -182,28 +171,13 @@ def test_pin_chance_matches_icepool() -> None:
 # ---------------------------------------------------------------- every action, random parameters
 
 
-def _params(action: Action, data: st.DataObject) -> dict[str, int | bool | str]:
-    """Random allowed parameters, small enough pools to enumerate."""
-    out: dict[str, int | bool | str] = {}
-    for param in action.params:
-        if param.kind is ParamKind.BOOL:
-            out[param.name] = data.draw(st.booleans())
-        elif param.kind is ParamKind.CHOICE:
-            out[param.name] = data.draw(st.sampled_from(param.choices))
-        else:
-            low = param.minimum if param.minimum is not None else 0
-            high = param.maximum if param.maximum is not None else low + 5
-            out[param.name] = data.draw(st.integers(low, min(high, low + 5)))
-    return out
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(sorted(ACTIONS)), st.data())
 def test_every_action_with_random_parameters_agrees_with_brute_force(
     name: str, data: st.DataObject
 ) -> None:
     action = ACTIONS[name]
-    params = _params(action, data)
+    params = draw_params(action, data, span=5)  # small enough pools to enumerate
     try:
         request = action.request(params)
     except RulesError as exc:  # a refused combination names a parameter
@@ -212,11 +186,7 @@ def test_every_action_with_random_parameters_agrees_with_brute_force(
     exact = action.odds(params)
     assert sum(exact.headline.values(), Fraction(0)) == 1
     assume(request.dice_count <= 5)
-    brute = enumerate_odds(request, lambda d: action.resolve(params, d))
-    assert {k: v for k, v in exact.headline.items() if v} == brute.headline
-    assert {k: v for k, v in exact.effects.items() if v} == {
-        k: v for k, v in brute.effects.items() if v
-    }
+    assert_matches_brute_force(action, params)
 
 
 # ---------------------------------------------------------------- monotonic: more never hurts
