@@ -29,7 +29,7 @@ from companion.session.session import GameSession
 from companion.simtable import Fingers, SimTable, scenario_chips, sim_uid
 from companion.ui.screens import render
 from companion.ui.tunes import THEN, notes_of
-from companion.ui.wording import odds_line
+from companion.ui.wording import counted, odds_line
 
 FRAME_SECONDS = 1 / 30
 
@@ -107,7 +107,7 @@ class SimCameraTray:
 
 def describe_step(step: Step) -> str:
     if isinstance(step, AwaitChip):
-        return f"[bag] {step.prompt} ({len(step.in_bag)} chips in the bag)"
+        return f"[bag] {step.prompt} ({counted(len(step.in_bag), 'chip')} in the bag)"
     if isinstance(step, AwaitChoice):
         about = f"{step.about}: " if step.about and not step.prompt.startswith(step.about) else ""
         return f"[choose] {about}{step.prompt}"
@@ -211,7 +211,7 @@ def demo(args: argparse.Namespace) -> int:
         for line in final.summary:
             print(f"  {line}")
     else:
-        print(f"stopped after {inputs} inputs without reaching the end")
+        print(f"stopped after {counted(inputs, 'input')} without reaching the end")
         for line in session.describe():
             print(f"  {line}")
     stats.manual = sum(
@@ -219,15 +219,15 @@ def demo(args: argparse.Namespace) -> int:
         if isinstance(entry.event, DiceAccepted) and entry.event.source == "manual"
     )
     median = sorted(stats.millis)[len(stats.millis) // 2] if stats.millis else 0.0
-    print(f"Journal: {session.record.events} events in {journal.path}")
+    print(f"Journal: {counted(session.record.events, 'event')} in {journal.path}")
     print(
-        f"Camera: {stats.rolls} throws, {stats.dice} dice read, {stats.misread} misread, "
-        f"{stats.refused} refused, {stats.unseen} not seen; "
-        f"{stats.manual} rolls entered by hand; "
+        f"Camera: {counted(stats.rolls, 'throw')}, {counted(stats.dice, 'die', 'dice')} read, "
+        f"{stats.misread} misread, {stats.refused} refused, {stats.unseen} not seen; "
+        f"{counted(stats.manual, 'roll')} entered by hand; "
         f"median {median:.0f} ms from throw to reading"
     )
     print(
-        f"Screens: {len(display.frames)} frames"
+        f"Screens: {counted(len(display.frames), 'frame')}"
         + (f" saved in {args.frames}" if args.frames else "")
     )
     print("Tunes: " + ", ".join(f"{name} x{count}" for name, count in sorted(tunes.items())))

@@ -151,9 +151,9 @@ class SimTable:
         if seen is None:
             self.unseen += 1
             box.say(f"  (the camera saw no dice: {counted(len(kinds), 'die', 'dice')} thrown)")
-            return f"roll {len(kinds)} dice, not seen"
+            return f"roll {counted(len(kinds), 'die', 'dice')}, not seen"
         box.handle(seen)
-        return f"roll {len(kinds)} dice"
+        return f"roll {counted(len(kinds), 'die', 'dice')}"
 
     def _plan_entry(self) -> None:
         """What to type: dice already read stay, the throw on the tray as it lies,

@@ -111,13 +111,26 @@ def check_dice(request: RollRequest, dice: Sequence[int]) -> None:
     """Raise RulesError naming the problem if `dice` cannot answer `request`."""
     if len(dice) != request.dice_count:
         raise RulesError(
-            f"{request.reason}: expected {request.dice_count} dice "
+            f"{request.reason}: expected {counted(request.dice_count, 'die', 'dice')} "
             f"({request.summary()}), got {len(dice)}"
         )
     for index, (kind, value) in enumerate(zip(request.kinds, dice, strict=True), start=1):
         if value not in kind.faces:
             allowed = f"{kind.faces[0]}-{kind.faces[-1]}"
             raise RulesError(f"die {index} is a {kind.value} and reads {allowed}, got {value}")
+
+
+# ------------------------------------------------------------------------ wording
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """A count and its noun, agreeing: '1 die', '3 dice', '1 chip', '0 chips'.
+
+    The plural is the noun with an 's' unless given: irregular ones ("casualty",
+    "casualties"; "man", "men") and phrases whose verb agrees too ("man fires",
+    "men fire") pass it. The play-by-play is read aloud at the table.
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 # ----------------------------------------------------------------------- outcomes

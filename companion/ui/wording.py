@@ -22,6 +22,7 @@ from companion.rules.core import (
     Outcome,
     Step,
 )
+from companion.rules.core import counted as counted  # re-exported: the box words counts with it
 from companion.ui.screens import fits_line
 
 # An AwaitRoll whose reason says this is a check made at the end of a turn or
@@ -41,11 +42,6 @@ def dice_text(groups: Sequence[DiceGroup]) -> str:
     parts = [f"{g.count}{'d%' if g.kind is DieKind.PERCENTILE else g.kind.value}"
              for g in groups if g.count]
     return " + ".join(parts) or "no dice"
-
-
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """'1 die', '3 dice', '1 chip', '0 chips'."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def percent(p: Fraction) -> str:

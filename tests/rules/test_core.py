@@ -25,7 +25,9 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Step,
+    check_dice,
     check_input,
+    counted,
     option_values,
 )
 
@@ -95,3 +97,18 @@ def test_a_bad_option_is_named_with_what_is_allowed(
 ) -> None:
     with pytest.raises(ScenarioError, match=f"^{re.escape(message)}$"):
         option_values(OPTIONS, raw)
+
+
+def test_counted_makes_the_noun_agree_with_the_count() -> None:
+    assert [counted(n, "hit") for n in (0, 1, 2)] == ["0 hits", "1 hit", "2 hits"]
+    assert [counted(n, "casualty", "casualties") for n in (0, 1, 3)] == [
+        "0 casualties", "1 casualty", "3 casualties"]
+    assert [counted(n, "man", "men") for n in (1, 4)] == ["1 man", "4 men"]
+    assert [counted(n, "inch", "inches") for n in (1, 12)] == ["1 inch", "12 inches"]
+    assert [counted(n, "die", "dice") for n in (1, 2)] == ["1 die", "2 dice"]
+    assert [counted(n, "man fires", "men fire") for n in (1, 2)] == ["1 man fires", "2 men fire"]
+
+
+def test_a_wrong_number_of_dice_is_worded_in_agreement() -> None:
+    with pytest.raises(RulesError, match=r"^Volley: expected 1 die \(1d6\), got 2$"):
+        check_dice(RollRequest("Volley", (DiceGroup(DieKind.D6, 1, "fire", "5-6 hit"),)), [6, 6])

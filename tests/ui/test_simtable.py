@@ -17,7 +17,15 @@ from companion.box import Box, DiceSeen, SeenDie
 from companion.cli import main
 from companion.demo import describe_step
 from companion.rules import SYSTEM_NAMES
-from companion.rules.core import AwaitRoll, DiceGroup, DieKind, GameOver, Odds, RollRequest
+from companion.rules.core import (
+    AwaitChip,
+    AwaitRoll,
+    DiceGroup,
+    DieKind,
+    GameOver,
+    Odds,
+    RollRequest,
+)
 from companion.session.events import DiceAccepted
 from companion.session.journal import Journal
 from companion.session.session import GameSession
@@ -135,6 +143,13 @@ def test_the_demo_gives_each_roll_s_odds_by_what_it_decides() -> None:
     secret = RollRequest("Reinforcement day", toss.groups, secret=True)
     assert describe_step(AwaitRoll(secret, odds)) == (
         "[roll 1d10 + 1d10] (secret) Reinforcement day")
+
+
+def test_the_demo_says_the_last_chip_in_the_singular() -> None:
+    assert describe_step(AwaitChip("Draw a chip", ("A1",))) == (
+        "[bag] Draw a chip (1 chip in the bag)")
+    assert describe_step(AwaitChip("Draw a chip", ("A1", "A2"))) == (
+        "[bag] Draw a chip (2 chips in the bag)")
 
 
 def test_the_demo_keeps_its_journal_where_it_is_told(

@@ -23,6 +23,7 @@ from companion.rules.core import (
     RollRequest,
     bool_param,
     check_dice,
+    counted,
     int_param,
     str_param,
 )
@@ -72,11 +73,6 @@ CAVALRY_FF = Param(
     0,
     1,
 )
-
-
-def count(n: int, singular: str, plural: str) -> str:
-    """'1 man', '2 men': the play-by-play is read aloud at the table."""
-    return f"{n} {singular if n == 1 else plural}"
 
 
 def _percentile(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
@@ -245,8 +241,8 @@ def _reaction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         "reacting units",
         details=(
             line,
-            f"{cp} CP x {die} = {command.reacting_points(cp, die)} points: "
-            + count(units, "unit reacts", "units react"),
+            f"{cp} CP x {die} = {counted(command.reacting_points(cp, die), 'point')}: "
+            + counted(units, "unit reacts", "units react"),
         ),
     )
 
@@ -330,7 +326,7 @@ def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         n = result.losses
         verdict = (
             f"{value} > {level}: failed, {parity} roll: "
-            f"{count(n, 'man', 'men')} off, {count(n, 'marker', 'markers')}"
+            f"{counted(n, 'man', 'men')} off, {counted(n, 'marker')}"
         )
     elif result.band == morale.PROVOKED:
         reaction = morale.provoked_reaction(str_param(params, "kind"))
@@ -393,7 +389,11 @@ def _risk_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         headline,
         "leaders killed",
         effects,
-        (line, f"risk 2 x {points} points = {risk}%: {'killed' if headline else 'survives'}"),
+        (
+            line,
+            f"risk 2 x {counted(points, 'point')} = {risk}%: "
+            f"{'killed' if headline else 'survives'}",
+        ),
     )
 
 
@@ -427,11 +427,11 @@ def _rifle_request(params: Params) -> RollRequest:
     men = int_param(params, "men")
     factor = _firer_factor(params)
     if not fire.rifle_needs_roll(men):
-        return RollRequest(f"Full squad fires: {count(factor, 'marker', 'markers')}, no roll", ())
+        return RollRequest(f"Full squad fires: {counted(factor, 'marker')}, no roll", ())
     chance = tables.fire_chance(men)
     return percentile_request(
-        f"{count(men, 'man fires', 'men fire')} ({chance}%)",
-        f"{chance} or less: {count(factor, 'marker', 'markers')}",
+        f"{counted(men, 'man fires', 'men fire')} ({chance}%)",
+        f"{chance} or less: {counted(factor, 'marker')}",
     )
 
 
@@ -452,7 +452,7 @@ def _rifle_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     markers = fire.rifle_markers(men, factor, value)
     chance = tables.fire_chance(men)
     verdict = (
-        f"{value} <= {chance}: {count(factor, 'marker', 'markers')}"
+        f"{value} <= {chance}: {counted(factor, 'marker')}"
         if markers
         else f"{value} > {chance}: no effect"
     )
@@ -501,8 +501,8 @@ def _mg_request(params: Params) -> RollRequest:
         return RollRequest("Machine gun fires: 4 markers, no rifle roll", ())
     chance = tables.fire_chance(riflemen)
     return percentile_request(
-        f"Machine gun: 4 markers + {riflemen} riflemen ({chance}%)",
-        f"{chance} or less: {factor} more markers",
+        f"Machine gun: 4 markers + {counted(riflemen, 'rifleman', 'riflemen')} ({chance}%)",
+        f"{chance} or less: {counted(factor, 'more marker')}",
     )
 
 
@@ -518,7 +518,9 @@ def _mg_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         check_dice(request, dice)
         markers, _ = _mg_outcome(riflemen, factor, None)
         return Outcome(
-            markers, "markers", details=(f"the gun places 4 markers; {riflemen} riflemen",)
+            markers,
+            "markers",
+            details=(f"the gun places 4 markers; {counted(riflemen, 'rifleman', 'riflemen')}",),
         )
     value, line = _percentile(params, request, dice)
     markers, _ = _mg_outcome(riflemen, factor, value)
@@ -576,7 +578,7 @@ def _cannon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     die, line = _d10(params, _cannon_request(params), dice)
     tens = fire.range_tens(rng)
     markers = fire.cannon_markers(die, rng)
-    verdict = count(markers, "marker", "markers") if markers else "no impact"
+    verdict = counted(markers, "marker") if markers else "no impact"
     return Outcome(
         markers,
         "markers",
@@ -744,7 +746,7 @@ def _round_request(params: Params) -> RollRequest:
     a, d = _side_factor(params, "attacker"), _side_factor(params, "defender")
     zero = str_param(params, "d10_zero")
     return RollRequest(
-        f"Melee round: {count(n, 'pair', 'pairs')}, {a} against {d}",
+        f"Melee round: {counted(n, 'pair')}, {a} against {d}",
         (
             DiceGroup(DieKind.D10, n, "attackers", d10_meaning(f"x {a}, paired in order", zero)),
             DiceGroup(DieKind.D10, n, "defenders", d10_meaning(f"x {d}, paired in order", zero)),
@@ -869,14 +871,16 @@ def _rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     die, line = _d10(params, _rally_request(params), dice)
     whole = rally.rally_whole_men(cp, die)
     percent = rally.rally_fraction_percent(cp, die)
-    details = [line, f"{cp} CP x {die} / 10 = {rally.rally_points(cp, die) / 10:g} men"]
+    points = rally.rally_points(cp, die)
+    men = counted(points // 10, "man", "men") if points % 10 == 0 else f"{points / 10:g} men"
+    details = [line, f"{cp} CP x {die} / 10 = {men}"]
     follow = None
     effects: frozenset[str] = frozenset()
     if percent:
         follow = _fraction_request(percent)
         effects = frozenset({"fraction"})
         details.append(
-            f"{count(whole, 'man', 'men')} now; roll percentile {percent} or less for one more"
+            f"{counted(whole, 'man', 'men')} now; roll percentile {percent} or less for one more"
         )
     return Outcome(whole, "men rallied", effects, tuple(details), follow_up=follow)
 

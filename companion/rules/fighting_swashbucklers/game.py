@@ -39,6 +39,7 @@ from companion.rules.core import (
     Step,
     Transition,
     check_input,
+    counted,
 )
 from companion.rules.fighting_swashbucklers import (
     actions,
@@ -49,7 +50,6 @@ from companion.rules.fighting_swashbucklers import (
     rally,
     tables,
 )
-from companion.rules.fighting_swashbucklers.actions import count
 from companion.rules.fighting_swashbucklers.dice import read_d10
 from companion.rules.fighting_swashbucklers.movement import (
     AIRBORNE,
@@ -690,7 +690,7 @@ def _after_fire(
 ) -> GameState:
     t = s.unit(target)
     if markers > 0:
-        taken = count(markers, "marker", "markers")
+        taken = counted(markers, "marker")
         out.log.append(f"{target} takes {taken} ({t.markers + markers} in all)")
         s = s.with_unit(t.with_(markers=t.markers + markers, test_due=True, last_fired_by=firer))
     else:
@@ -760,7 +760,7 @@ def _on_morale(s: GameState, name: str, points: int, outcome: Outcome, out: _Out
             markers=u.markers + losses,
             test_due=again and u.men - losses > 0,
         )
-        routs = count(losses, "man routs", "men rout")
+        routs = counted(losses, "man routs", "men rout")
         out.log.append(f"{name} fails (ML {level}): {routs}, {u.men} left")
         s = s.with_unit(u)
         charging = [m for m in s.melees if m.attacker == name]
@@ -909,7 +909,7 @@ def _rout_men(s: GameState, name: str, beaten: int, out: _Out) -> GameState:
         return s
     u = s.unit(name)
     beaten = min(beaten, u.men)
-    routs = count(beaten, "man beaten threefold routs", "men beaten threefold rout")
+    routs = counted(beaten, "man beaten threefold routs", "men beaten threefold rout")
     out.log.append(f"{name}: {routs} from the field")
     out.cues.add("death")
     return s.with_unit(u.with_(men=u.men - beaten, routed=u.routed + beaten))
@@ -991,7 +991,7 @@ def _rally_to(s: GameState, name: str, men: int, out: _Out) -> GameState:
         s = s.at(stage=Stage("pick_rally", number=left))
         if _rally_targets(s):
             return s
-        out.log.append(f"{count(left, 'rallied man has', 'rallied men have')} nowhere to go")
+        out.log.append(f"{counted(left, 'rallied man has', 'rallied men have')} nowhere to go")
     return _end_half(s.at(stage=Stage()), out)
 
 
@@ -1068,7 +1068,7 @@ def _on_roll(
 
 
 def _rally_place(s: GameState, men: int, out: _Out) -> GameState:
-    out.log.append(f"{s.phasing} rallies {count(men, 'man', 'men')}")
+    out.log.append(f"{s.phasing} rallies {counted(men, 'man', 'men')}")
     if men <= 0:
         return _end_half(s, out)
     s = s.at(stage=Stage("pick_rally", number=men))
@@ -1245,11 +1245,11 @@ def describe(state: object) -> tuple[str, ...]:
         cp = "?" if side.cp < 0 else str(side.cp)
         lines.append(f"{side.name}: CP {cp}, VP {side.victory_points}")
     for u in s.units:
-        bits = [f"{u.men}/{u.strength} men"]
+        bits = [f"{u.men}/{counted(u.strength, 'man', 'men')}"]
         if u.routed:
             bits.append(f"{u.routed} routed")
         if u.markers:
-            bits.append(count(u.markers, "marker", "markers"))
+            bits.append(counted(u.markers, "marker"))
         if u.formation == tables.COLUMN:
             bits.append("column")
         if u.hyperspace:

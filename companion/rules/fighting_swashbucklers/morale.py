@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.rules.core import counted
 from companion.rules.fighting_swashbucklers import tables
 
 FAILED = "failed"
@@ -58,8 +59,8 @@ def explain_level(men: int, markers: int, *, stress: bool, leader_points: int) -
     if stress:
         parts.append(f"halved for stress = {tables.morale_level_for_men(men) // 2}")
     if markers:
-        parts.append(f"less 5 x {markers} markers")
+        parts.append(f"less 5 x {counted(markers, 'marker')}")
     if leader_points:
-        parts.append(f"plus {leader_points} leader points")
+        parts.append(f"plus {counted(leader_points, 'leader point')}")
     level = morale_level(men, markers, stress=stress, leader_points=leader_points)
     return ", ".join(parts) + f": {level}"

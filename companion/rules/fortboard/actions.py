@@ -20,6 +20,7 @@ from companion.rules.core import (
     RulesError,
     bool_param,
     check_dice,
+    counted,
     int_param,
     str_param,
 )
@@ -168,7 +169,7 @@ def _line_request(params: Params) -> RollRequest:
     a, d = _melee_values(params)
     n = int_param(params, "pairs")
     return RollRequest(
-        f"Melee line: {n} pairs, attackers {a} against defenders {d}",
+        f"Melee line: {counted(n, 'pair')}, attackers {a} against defenders {d}",
         (
             DiceGroup(D6, n, "attackers", f"die i fights defender die i; value {a}"),
             DiceGroup(D6, n, "defenders", f"die i fights attacker die i; value {d}"),
@@ -190,7 +191,7 @@ def _line_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         headline=won,
         headline_label="defenders beaten",
         effects=frozenset(names),
-        details=(f"{won} fights won by the attackers, {lost} by the defenders",),
+        details=(f"{counted(won, 'fight')} won by the attackers, {lost} by the defenders",),
     )
 
 
@@ -418,7 +419,7 @@ def _structure_action(name: str, structure: str, maximum: int) -> Action:
     def request(params: Params) -> RollRequest:
         intact = int_param(params, "intact")
         return RollRequest(
-            f"Artillery at a {structure}: {intact} spaces intact",
+            f"Artillery at a {structure}: {counted(intact, 'space')} intact",
             (DiceGroup(D6, 2, "2d6", f"total over {intact} hits"),),
         )
 
@@ -557,7 +558,7 @@ def _weapon_request(params: Params) -> RollRequest:
         if not hurt:
             meaning += f", {melee.melee_value(kind, True)} once wounded"
     return RollRequest(
-        f"Wall weapon ({v}): {n} attempts on one {who}",
+        f"Wall weapon ({v}): {counted(n, 'attempt')} on one {who}",
         (
             DiceGroup(D6, n, "weapon", f"adds to {v}; higher wins"),
             DiceGroup(D6, n, "target", meaning),
@@ -606,7 +607,7 @@ def _weapon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         headline,
         "hits",
         effects=names,
-        details=(f"{headline} attempts succeed",),
+        details=(counted(headline, "attempt succeeds", "attempts succeed"),),
     )
 
 
@@ -700,7 +701,7 @@ def _replacement_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         "sixes",
         effects=frozenset({"moved"}) if sixes else frozenset(),
         details=(
-            f"{sixes} six{'es' if sixes != 1 else ''}: " + ("they go" if sixes else "they stay"),
+            f"{counted(sixes, 'six', 'sixes')}: " + ("they go" if sixes else "they stay"),
         ),
     )
 

@@ -31,6 +31,7 @@ from companion.rules.core import (
     Step,
     Transition,
     check_input,
+    counted,
 )
 from companion.rules.fortboard import actions, artillery, board, engines, melee, movement, tables
 from companion.rules.fortboard.layout import BRIDGE, FOOT
@@ -732,7 +733,7 @@ def _melee_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
     contact, stage = ask.args
     n = len(ask.ids)
     request = RollRequest(
-        f"{_contact_title(state, contact)}: {n} fight{'s' if n != 1 else ''}"
+        f"{_contact_title(state, contact)}: {counted(n, 'fight')}"
         + (" (ganging up / second fights)" if stage == "2" else ""),
         (
             DiceGroup(DieKind.D6, n, "attackers", "die i fights defender die i; higher wounds"),
@@ -859,7 +860,8 @@ def _on_dest(state: GameState, key: str, out: Out) -> GameState:
     ids = tuple(f.id for f in going)
     if dest.how == movement.CLIMB:
         state = replace(state, moved=state.moved | set(ids))
-        out.log.append(f"{unit}: {len(ids)} set ladders against {dest_name}")
+        sets = "sets" if len(ids) == 1 else "set"
+        out.log.append(f"{unit}: {len(ids)} {sets} ladders against {dest_name}")
         return state.push(
             Ask("land", (dest_name,), ids), Ask("reaction", (dest_name, "ladder"), ids)
         )
@@ -1000,7 +1002,7 @@ def _on_survivor_place(state: GameState, key: str, out: Out) -> GameState:
                 f, place=state.layout.foot_of(state.layout.wall_facing(ask.args[0])), free_move=True
             )
         )
-    out.log.append(f"{len(figures)} survivors placed at {dest}")
+    out.log.append(f"{counted(len(figures), 'survivor')} placed at {dest}")
     return state
 
 
@@ -1067,7 +1069,7 @@ def _on_missile_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameS
     outcome = _resolve("missile-fire", _missile_params(shooters, ask.args[2]), dice)
     out.outcome = outcome
     who = shooters[0].unit if shooters else "missiles"
-    out.log.append(f"{who} shoot: {outcome.headline} hit{'s' if outcome.headline != 1 else ''}")
+    out.log.append(f"{who} shoot: {counted(outcome.headline, 'hit')}")
     return apply_hits(state, targets, outcome.headline, out)
 
 
@@ -1103,7 +1105,9 @@ def _hit_structure(state: GameState, place: str, out: Out) -> GameState:
     open_before = _open_spaces(state, place) if p.kind == "wall" else 0
     hits = pair_get(state.hits, place) + 1
     state = replace(state, hits=pair_set(state.hits, place, hits))
-    out.log.append(f"{place} is hit: {board.intact(state, place)} of {p.spaces} spaces left")
+    out.log.append(
+        f"{place} is hit: {board.intact(state, place)} of {counted(p.spaces, 'space')} left"
+    )
     # which defenders lose their space waits for the attacker to say which space it was
     state, log = movement.displace(state, place, defenders_on_open_spaces=not choose_space)
     out.log.extend(log)
@@ -1257,7 +1261,8 @@ def _on_weapon_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSt
             current = replace(figure, wounded=wounded)
             state = state.with_figure(current)
             survivors.append(current)
-    out.outcome = Outcome(total, "hits", details=(f"{weapon}: {total} attempts succeed",))
+    succeed = counted(total, "attempt succeeds", "attempts succeed")
+    out.outcome = Outcome(total, "hits", details=(f"{weapon}: {succeed}",))
     if target == "climb":
         return state  # the survivors go on up the ladders (1.3)
     # fired in the defender's move: whoever lives through it reaches the top (1.5)
@@ -1266,7 +1271,11 @@ def _on_weapon_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSt
     climbing = tuple(survivors[:room])
     if climbing:
         state, _log = movement.place_figures(state, climbing, wall, movement.CLIMB)
-        out.log.append(f"{len(climbing)} survive the {weapon} and reach the top of {wall}")
+        one = len(climbing) == 1
+        out.log.append(
+            f"{len(climbing)} {'survives' if one else 'survive'} the {weapon} and "
+            f"{'reaches' if one else 'reach'} the top of {wall}"
+        )
     return state
 
 
@@ -1587,9 +1596,11 @@ def _land(state: GameState, ask: Ask, out: Out) -> GameState:
     landing = tuple(climbers[:room])
     if landing:
         state, _log = movement.place_figures(state, landing, wall, movement.CLIMB)
-        out.log.append(f"{len(landing)} reach the top of {wall}")
+        reach = "reaches" if len(landing) == 1 else "reach"
+        out.log.append(f"{len(landing)} {reach} the top of {wall}")
     if len(climbers) > len(landing):
-        out.log.append(f"{len(climbers) - len(landing)} find no room on {wall}")
+        left_out = len(climbers) - len(landing)
+        out.log.append(f"{left_out} {'finds' if left_out == 1 else 'find'} no room on {wall}")
     return state
 
 
@@ -1614,7 +1625,7 @@ def describe(state: GameState) -> tuple[str, ...]:
         figures = board.alive(state, side)
         wounded = sum(1 for f in figures if f.wounded)
         lines.append(
-            f"{state.side_name(side)}: {len(figures)} figures ({wounded} wounded), "
+            f"{state.side_name(side)}: {counted(len(figures), 'figure')} ({wounded} wounded), "
             f"{pair_get(state.lost, side)} lost"
         )
     damage = [

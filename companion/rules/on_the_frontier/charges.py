@@ -17,6 +17,7 @@ from companion.rules.core import (
     Params,
     RollRequest,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -99,7 +100,7 @@ def _charge_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, 
     )
     faces = hit_faces(row.hit_on, modifier, bool_param(params, "natural_six"))
     if kind == "artillery" and str_param(params, "artillery_dice") == "per_gun":
-        reasons = (f"a die per gun's crew ({int_param(params, 'guns')} guns)", *reasons)
+        reasons = (f"a die per gun's crew ({counted(int_param(params, 'guns'), 'gun')})", *reasons)
     return dice, modifier, faces, reasons
 
 
@@ -119,10 +120,10 @@ def charge_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         hits,
         "hits",
         details=(
-            f"{int_param(params, 'figures')} {params['kind']} figures: {count} dice, "
-            f"5+ to hit, {signed(modifier)} a die",
+            f"{counted(int_param(params, 'figures'), str_param(params, 'kind') + ' figure')}: "
+            f"{counted(count, 'die', 'dice')}, 5+ to hit, {signed(modifier)} a die",
             *reasons,
-            f"rolled {', '.join(map(str, rolled)) or 'nothing'}: {hits} hits",
+            f"rolled {', '.join(map(str, rolled)) or 'nothing'}: {counted(hits, 'hit')}",
         ),
     )
 

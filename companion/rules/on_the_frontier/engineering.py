@@ -17,6 +17,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -66,7 +67,9 @@ def engineering_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     total = before + points
     done = _done(total)
     verdict = (
-        "task done" if done else f"{tables.ENGINEERING_TASK_POINTS - total} points still needed"
+        "task done"
+        if done
+        else f"{counted(tables.ENGINEERING_TASK_POINTS - total, 'point')} still needed"
     )
     return Outcome(
         points,

@@ -27,6 +27,7 @@ from companion.rules.core import (
     Transition,
     await_stage,
     check_input,
+    counted,
     larger_share_kept,
     resolve_stage_roll,
     unit_choices,
@@ -741,7 +742,8 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         hits = outcome.headline
         shooter = state.force(ctx.actor)
         state = state.with_force(replace(shooter, held_fire=False))
-        return _after_shot(state, hits, (f"{ctx.actor} shoots {ctx.target}: {hits} hits",))
+        line = f"{ctx.actor} shoots {ctx.target}: {counted(hits, 'hit')}"
+        return _after_shot(state, hits, (line,))
     if stage == "steady_roll":
         target = state.force(ctx.target)
         lines = [f"Steady! ({target.leader}): {outcome.details[0].split(': ', 1)[1]}"]
@@ -796,7 +798,7 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         breached = "breached" in outcome.effects
         new = replace(state, laid=laid, demolished=breached)
         line = (
-            f"{f.name} blows the charges: {outcome.headline} points, the "
+            f"{f.name} blows the charges: {counted(outcome.headline, 'point')}, the "
             f"{state.demolition_target.replace('_', ' ')} "
             + ("is destroyed" if breached else "holds")
         )
@@ -933,13 +935,13 @@ def _melee_rolled(state: GameState, attacking: bool, hits: int) -> _Result:
     ctx = state.ctx
     if attacking:
         defender = state.force(ctx.target)
-        line = f"{ctx.actor} in contact: {hits} hits on {ctx.target}"
+        line = f"{ctx.actor} in contact: {counted(hits, 'hit')} on {ctx.target}"
         state = replace(state, ctx=replace(ctx, defender_took=hits))
         if ctx.pursuit and defender.routed:
             # routers roll nothing back, but the pursuer's commander must still roll Come On!
             return _come_on_then_result(state, (line,))
         return _Result(_to(state, "melee_defender_roll"), (line,))
-    line = f"{ctx.target} in contact: {hits} hits on {ctx.actor}"
+    line = f"{ctx.target} in contact: {counted(hits, 'hit')} on {ctx.actor}"
     return _come_on_then_result(replace(state, ctx=replace(ctx, attacker_took=hits)), (line,))
 
 
@@ -1149,7 +1151,7 @@ def describe(state: GameState) -> tuple[str, ...]:
     lines = [head]
     for side in state.sides:
         now, started = strength(state, side)
-        lines.append(f"{side}: {now}/{started} figures standing")
+        lines.append(f"{side}: {now}/{counted(started, 'figure')} standing")
     for f in state.forces:
         status = []
         if f.routed:
@@ -1177,7 +1179,7 @@ def describe(state: GameState) -> tuple[str, ...]:
             f"{points}/{tables.ENGINEERING_TASK_POINTS} points"
         )
     for side, laid in state.laid:
-        lines.append(f"  {side}: {laid} demolition charge{'s' if laid > 1 else ''} laid")
+        lines.append(f"  {side}: {counted(laid, 'demolition charge')} laid")
     if state.demolished:
         lines.append(f"  the {state.demolition_target.replace('_', ' ')} is destroyed")
     return tuple(lines)

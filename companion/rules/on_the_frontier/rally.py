@@ -17,6 +17,7 @@ from companion.rules.core import (
     Params,
     RollRequest,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -57,7 +58,8 @@ def rally_request(params: Params) -> RollRequest:
         f"removed {','.join(map(str, sorted(removed))) or '-'}"
     )
     return RollRequest(
-        f"Rally {int_param(params, 'casualties')} casualties, {signed(_modifier(params))}",
+        f"Rally {counted(int_param(params, 'casualties'), 'casualty', 'casualties')}, "
+        f"{signed(_modifier(params))}",
         (DiceGroup(DieKind.D6, int_param(params, "casualties"), "rally", meaning),),
     )
 

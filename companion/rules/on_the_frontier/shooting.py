@@ -17,6 +17,7 @@ from companion.rules.core import (
     Params,
     RollRequest,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -129,10 +130,10 @@ def shoot_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     row, count, modifier, faces, reasons = _shoot_setup(params)
     hits = sum(1 for d in rolled if d in faces)
     details = [
-        f"{int_param(params, 'figures')} figures firing {row.weapon}: {count} dice, "
-        f"{row.hit_on}+ to hit, {signed(modifier)} a die",
+        f"{counted(int_param(params, 'figures'), 'figure')} firing {row.weapon}: "
+        f"{counted(count, 'die', 'dice')}, {row.hit_on}+ to hit, {signed(modifier)} a die",
         *reasons,
-        f"rolled {', '.join(map(str, rolled)) or 'nothing'}: {hits} hits",
+        f"rolled {', '.join(map(str, rolled)) or 'nothing'}: {counted(hits, 'hit')}",
     ]
     return Outcome(hits, "hits", details=tuple(details))
 
@@ -188,7 +189,7 @@ def steady_resolve(params: Params, dice: Sequence[int]) -> Outcome:
             min(1, hits),
             "hits cancelled",
             frozenset({"hit_cancelled"}),
-            (f"Steady! {die}: one of {hits} hits cancelled",),
+            (f"Steady! {die}: {'the only hit' if hits == 1 else f'one of {hits} hits'} cancelled",),
         )
     if result == "commander_hit":
         return Outcome(

@@ -17,6 +17,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -77,7 +78,7 @@ def _to_hit_setup(params: Params) -> tuple[int, int, frozenset[int], tuple[str, 
 
 def blast_request_for(figures: int) -> RollRequest:
     return RollRequest(
-        f'Cannon blast: a d10 for each of {figures} figures under the 3" template',
+        f'Cannon blast: a d10 for each of {counted(figures, "figure")} under the 3" template',
         (DiceGroup(DieKind.D10, figures, "blast", f"{tables.BLAST_KILL_ON}+ kills (0 is zero)"),),
     )
 
@@ -145,7 +146,8 @@ def blast_request(params: Params) -> RollRequest:
         return blast_request_for(figures)
     faces = blast_faces(True)
     return RollRequest(
-        f'Cannon blast: a d10 for each of {figures} figures under the 3" template, in cover',
+        f'Cannon blast: a d10 for each of {counted(figures, "figure")} under the 3" template, '
+        "in cover",
         (DiceGroup(DieKind.D10, figures, "blast", f"{faces_text(faces)} kills (5+ -1 cover)"),),
     )
 
@@ -160,7 +162,8 @@ def blast_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         "killed",
         frozenset({"killed"}) if killed else frozenset(),
         (
-            f"rolled {', '.join(map(str, rolled))}: {killed} of {len(rolled)} figures killed "
+            f"rolled {', '.join(map(str, rolled))}: "
+            f"{killed} of {counted(len(rolled), 'figure')} killed "
             f"({tables.BLAST_KILL_ON}+" + (" -1 cover" if cover else "") + ")",
         ),
     )

@@ -14,6 +14,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    counted,
     int_param,
     str_param,
 )
@@ -65,7 +66,8 @@ def crew_request(params: Params) -> RollRequest:
     reading = double_zero_text(double_zero)
     meaning = f"{percent}%: {crew_hitting_rolls(percent, double_zero)} hits a crewman ({reading})"
     return RollRequest(
-        f"Crew targeting: {params['hits']} hits, {percent}% each falls on the crew",
+        f"Crew targeting: {counted(int_param(params, 'hits'), 'hit')}, "
+        f"{percent}% each falls on the crew",
         percentile_groups(int_param(params, "hits"), "crew", meaning),
     )
 
@@ -82,8 +84,9 @@ def crew_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         "crew hit",
         frozenset({"crew_hit"}) if crew_hits else frozenset(),
         (
-            f"{params['crew']} crew of {int_param(params, 'crew') + int_param(params, 'others')}"
-            f" figures: {percent}%",
+            f"{params['crew']} crew of "
+            f"{counted(int_param(params, 'crew') + int_param(params, 'others'), 'figure')}: "
+            f"{percent}%",
             f"rolled {', '.join(f'{v:02d}' for v in values)}: {crew_hits} on the crew, "
             f"{others} on the other figures",
         ),

@@ -19,6 +19,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -134,7 +135,7 @@ def fire_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         f"{count} d10 needing {need}+ with {signed(modifier)} (0 is zero): "
         f"faces {faces_text(faces)} hit",
         *reasons,
-        f"rolled {', '.join(map(str, rolled))}: {hits} hits, each kills a figure "
+        f"rolled {', '.join(map(str, rolled))}: {counted(hits, 'hit')}, each kills a figure "
         "(a horseman with his horse)",
     ]
     if hits:

@@ -29,6 +29,7 @@ from companion.rules.core import (
     Transition,
     await_stage,
     check_input,
+    counted,
     larger_share_kept,
     resolve_stage_roll,
     unit_choices,
@@ -694,7 +695,9 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _r(_to(state, "fire_roll", crew_others=int(key)))
     if s == "crew_others":
         if key == "none":
-            return _apply_fire(state, (), f"{c.hits} hits fall on no one else")
+            return _apply_fire(
+                state, (), f"{counted(c.hits, 'hit falls', 'hits fall')} on no one else"
+            )
         name = key.removeprefix("unit:")
         return _apply_fire(state, ((name, c.hits),))
     if s == "blast_count":
@@ -891,7 +894,8 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
     if s == "crew_roll":
         crew_hits = outcome.headline
         others = c.hits - crew_hits
-        line = f"{crew_hits} of {c.hits} hits fall on the crew of {c.target}"
+        fall = "falls" if crew_hits == 1 else "fall"
+        line = f"{crew_hits} of {counted(c.hits, 'hit')} {fall} on the crew of {c.target}"
         if others:
             state = _to(state, "crew_others", hits=others, crew_hits=crew_hits)
             state, said = _lose_figures(state, c.target, crew_hits)
@@ -969,7 +973,8 @@ def _moved(state: GameState, outcome: Outcome) -> _Result:
         lines.append(f"{b.name} limbers up to move; a full move unlimbers it")
     state = state.with_band(b)
     state, spotted = _spot(state, b.name)
-    state = _to(state, "order", moved=True)
+    # A unit that rolls 0" stays where it stood, so its fire keeps the +1 for not moving.
+    state = _to(state, "order", moved=inches > 0)
     if c.charging:
         return _r(_to(state, "contact"), *lines, *spotted)
     if c.manning:
@@ -981,7 +986,8 @@ def _fired(state: GameState, outcome: Outcome) -> _Result:
     c = state.ctx
     shooter = state.band(c.shooter)
     lines = [
-        f"{shooter.name} fires {c.weapon.replace('_', ' ')} at {c.target}: {outcome.headline} hits"
+        f"{shooter.name} fires {c.weapon.replace('_', ' ')} at {c.target}: "
+        f"{counted(outcome.headline, 'hit')}"
     ]
     cues: frozenset[str] = frozenset()
     if "jammed" in outcome.effects:
@@ -1101,7 +1107,7 @@ def _start_bouts(state: GameState) -> _Result:
         locked=0,
     )
     doubles = sum(1 for b in bouts if b.attackers + b.defenders == 3)
-    return _r(state, f"melee: {len(bouts)} bouts ({doubles} two against one)")
+    return _r(state, f"melee: {counted(len(bouts), 'bout')} ({doubles} two against one)")
 
 
 def _bout_fought(state: GameState, outcome: Outcome) -> _Result:
@@ -1135,7 +1141,8 @@ def _melee_over(state: GameState) -> _Result:
         arab = state.band(c.defender)
         arab = replace(arab, over_wall=max(0, arab.over_wall - c.defenders_killed))
         lines = [
-            f"the hook fight: {c.defenders_killed} Arabs and {c.attackers_killed} French killed"
+            f"the hook fight: {counted(c.defenders_killed, 'Arab')} and "
+            f"{c.attackers_killed} French killed"
         ]
         if c.defenders_killed:
             arab = replace(arab, hook_up=False)
@@ -1149,7 +1156,7 @@ def _melee_over(state: GameState) -> _Result:
     dfn = state.band(c.defender)
     lines = [
         f"melee over: {c.attacker} lost {c.attackers_killed}, {c.defender} lost "
-        f"{c.defenders_killed}" + (f", {c.locked} bouts locked" if c.locked else ""),
+        f"{c.defenders_killed}" + (f", {counted(c.locked, 'bout')} locked" if c.locked else ""),
         *a_lines,
         *d_lines,
     ]
@@ -1263,7 +1270,7 @@ def describe(state: GameState) -> tuple[str, ...]:
     lines = [head]
     for side in state.sides:
         now, started = strength(state, side)
-        lines.append(f"{side}: {now}/{started} figures")
+        lines.append(f"{side}: {now}/{counted(started, 'figure')}")
     if state.fort:
         lines.append(
             f"over the wall: {state.over_wall()}"

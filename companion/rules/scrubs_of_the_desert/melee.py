@@ -21,6 +21,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     bool_param,
+    counted,
     int_param,
     str_param,
 )
@@ -184,7 +185,7 @@ def bout_request(params: Params) -> RollRequest:
     _mods(params)  # refuses two against two
     a, d = int_param(params, "attackers"), int_param(params, "defenders")
     return RollRequest(
-        f"Melee: {a} attacker{'s' if a > 1 else ''} against {d} defender{'s' if d > 1 else ''}",
+        f"Melee: {counted(a, 'attacker')} against {counted(d, 'defender')}",
         (
             DiceGroup(DieKind.D10, a, "attackers", "total with modifiers; higher kills"),
             DiceGroup(DieKind.D10, d, "defenders", "total with modifiers; higher kills"),

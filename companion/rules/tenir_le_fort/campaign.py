@@ -12,6 +12,7 @@ from companion.rules.core import (
     ParamKind,
     Params,
     RollRequest,
+    counted,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.dicemath import Judgement, dice_total_action
@@ -94,8 +95,8 @@ def command_points_request(p: Params) -> RollRequest:
 def _judge_cp(p: Params, die: int) -> Judgement:
     if bool(p["halved"]):
         got = die // 2
-        return got, frozenset(), (f"{die} halved (fractions dropped): {got} points",)
-    return die, frozenset(), (f"{die} command points",)
+        return got, frozenset(), (f"{die} halved (fractions dropped): {counted(got, 'point')}",)
+    return die, frozenset(), (counted(die, "command point"),)
 
 
 COMMAND_POINTS = dice_total_action(
@@ -179,7 +180,7 @@ def next_attack_request(p: Params) -> RollRequest:
 
 def _judge_next(p: Params, die: int) -> Judgement:
     days = die if str(p["rule"]) == "d6" else (die + 1) // 2
-    return days, frozenset(), (f"{die}: the next attack comes {days} day(s) later",)
+    return days, frozenset(), (f"{die}: the next attack comes {counted(days, 'day')} later",)
 
 
 NEXT_ATTACK = dice_total_action(
@@ -220,10 +221,11 @@ def _resolve_mod(p: Params) -> int:
 def resolve_request(p: Params) -> RollRequest:
     need = _resolve_need(p)
     if need is None:
-        return RollRequest(f"{p['casualties']} Arab casualties: no resolve check", ())
+        casualties = counted(int(p["casualties"]), "Arab casualty", "Arab casualties")
+        return RollRequest(f"{casualties}: no resolve check", ())
     mod = _resolve_mod(p)
     return _d6(
-        f"Arab resolve after {p['casualties']} casualties",
+        f"Arab resolve after {counted(int(p['casualties']), 'casualty', 'casualties')}",
         "resolve",
         f"d6 {mod:+d}: {need}+ stays, less falls back",
     )

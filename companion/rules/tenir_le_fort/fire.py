@@ -23,6 +23,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     check_dice,
+    counted,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.dicemath import (
@@ -101,7 +102,9 @@ class Volley:
             at += g.count
             got = sum(1 for d in part if d in g.hit_faces)
             hits += got
-            lines.append(f"{g.label}: {', '.join(map(str, part))} -> {got} hits ({g.meaning()})")
+            lines.append(
+                f"{g.label}: {', '.join(map(str, part))} -> {counted(got, 'hit')} ({g.meaning()})"
+            )
         sixes = sum(1 for d in dice if d == 6)
         any56 = any(d in t.RECOVER_FACES for d in dice)
         effects = self.effects_of(hits, sixes, any56)
@@ -221,7 +224,7 @@ def ffl_volley(p: Params) -> Volley:
     kept = reduce(full, pinned=pinned, divisor=divisor)
     if kept != full:
         why = [w for w, on in (("pinned", pinned), (f"ammo {p['ammo']}", divisor > 1)) if on]
-        notes.append(f"{full} dice cut to {kept} ({', '.join(why)})")
+        notes.append(f"{counted(full, 'die', 'dice')} cut to {kept} ({', '.join(why)})")
     healthy_kept = min(healthy_dice, kept)
     wounded_kept = kept - healthy_kept
     # halved pistols keep the unwounded hands' shots first, as the rifles do
@@ -489,7 +492,7 @@ class GunShot:
         hits, effects, scoring = self.evaluate(raw_hits, sixes, ones, any56)
         lines = list(self.notes)
         if dice:
-            lines.append(f"{', '.join(map(str, dice))}: {raw_hits} hits")
+            lines.append(f"{', '.join(map(str, dice))}: {counted(raw_hits, 'hit')}")
         if "broken_for_good" in effects:
             lines.append("three 1s before the jam cleared: the Maxim is broken for good")
         elif "cleared" in effects:
@@ -509,7 +512,9 @@ class GunShot:
             follow = GunShot(
                 self.side, self.gun, sixes, self.hit_faces, False, False, True, False, False
             ).request()
-            lines.append(f"{sixes} sixes: roll {sixes} more dice")
+            lines.append(
+                f"{counted(sixes, 'six', 'sixes')}: roll {counted(sixes, 'more die', 'more dice')}"
+            )
         if self.heavy_cover and hits:
             lines.append("heavy cover: the hits will be saved on 4-6")
         return Outcome(hits, "hits", effects, tuple(lines), follow_up=follow)

@@ -27,6 +27,7 @@ from companion.rules.core import (
     Step,
     Transition,
     check_input,
+    counted,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
@@ -59,10 +60,6 @@ class Tx:
 
     def say(self, *lines: str) -> None:
         self.log.extend(lines)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def other(side: str) -> str:
@@ -167,7 +164,7 @@ def _ask_preparation(s: GameState) -> GameState:
         s,
         "prep_days",
         "Arab days to prepare?",
-        [(f"days:{d}", f"{d} day{'s' if d != 1 else ''}") for d in days],
+        [(f"days:{d}", counted(d, "day")) for d in days],
         "before the game",
     )
 
@@ -317,7 +314,7 @@ def cost(side: str, use: str) -> int:
 def spend(s: GameState, side: str, use: str, tx: Tx, what: str, times: int = 1) -> GameState:
     """Pay for a command-point use from the chart and say so."""
     points = cost(side, use) * times
-    tx.say(f"{side}: {points} command point{'s' if points != 1 else ''} for {what}.")
+    tx.say(f"{side}: {counted(points, 'command point')} for {what}.")
     return s.with_cp(side, s.cp(side) - points)
 
 
@@ -327,7 +324,9 @@ def spend(s: GameState, side: str, use: str, tx: Tx, what: str, times: int = 1) 
 def _after_prep_days(s: GameState, key: str, tx: Tx) -> GameState:
     days = int(key.split(":")[1])
     s = replace(s, preparation_days=days, day=days + 1)
-    tx.say(f"The Arabs prepare for {days} day(s); the first attack comes on day {days + 1}.")
+    tx.say(
+        f"The Arabs prepare for {counted(days, 'day')}; the first attack comes on day {days + 1}."
+    )
     return _ask_ffl_prep(s)
 
 
@@ -644,7 +643,8 @@ def _after_deploy(s: GameState, key: str, tx: Tx) -> GameState:
     donor = s.config.tower_donor
     s = move_men(s, tw.name, donor, tw.figures)  # last attack's tower men rejoin first
     s = move_men(s, donor, tw.name, n)
-    tx.say(f"The FFL deploy; {n} legionnaire(s) from {donor} climb the tower.")
+    climbers = f"{counted(n, 'legionnaire')} from {donor} {'climbs' if n == 1 else 'climb'}"
+    tx.say(f"The FFL deploy; {climbers} the tower.")
     return _start_command_points(s, tx)
 
 
@@ -666,7 +666,7 @@ def _after_cp(s: GameState, tx: Tx) -> GameState:
     if s.turn == 0:
         tx.say("The Arabs place their units as mapped.")
         s = replace(s, turn=1, bag=ChipBag.of(_chips_in_play(s)))
-        tx.say(f"Turn 1: {len(s.bag.in_bag)} chips in the bag.")
+        tx.say(f"Turn 1: {counted(len(s.bag.in_bag), 'chip')} in the bag.")
     return _draw(s, tx)
 
 
@@ -683,7 +683,8 @@ def _draw(s: GameState, tx: Tx) -> GameState:
 
 def _end_of_turn(s: GameState, tx: Tx) -> GameState:
     tx.cues.add("turn_end")
-    tx.say(f"End of turn {s.turn}: {s.casualties} Arab casualties this attack.")
+    casualties = counted(s.casualties, "Arab casualty", "Arab casualties")
+    tx.say(f"End of turn {s.turn}: {casualties} this attack.")
     need = t.resolve_needed(s.casualties, first_band_from=s.config.resolve_threshold)
     if need is not None:
         return yes_no(s, "resolve_inside", "Arabs inside fort?", "resolve check")
@@ -724,7 +725,7 @@ def _next_turn(s: GameState, tx: Tx) -> GameState:
         tx.say(f"Turn limit ({s.config.turn_limit}) reached: night falls and the attack ends.")
         return _end_attack(s, tx, "night fell")
     s = replace(s, turn=s.turn + 1, bag=s.bag.refill())
-    tx.say(f"Turn {s.turn}: {len(s.bag.in_bag)} chips in the bag.")
+    tx.say(f"Turn {s.turn}: {counted(len(s.bag.in_bag), 'chip')} in the bag.")
     if s.config.cp_per_turn:
         return _start_command_points(s, tx)
     return _draw(s, tx)
@@ -1003,7 +1004,7 @@ def _after_move(s: GameState, out: Outcome, tx: Tx) -> GameState:
         return _fall_to_infighting(s, u, "infighting", tx)
     s = s.with_unit(u)
     if out.headline:
-        tx.say(f"{u.name} moves up to {out.headline} inches.")
+        tx.say(f"{u.name} moves up to {counted(out.headline, 'inch', 'inches')}.")
     if failed:
         return _offer_unpin(s, tx)
     if s.act.action == "ladder" and out.headline:
@@ -1054,7 +1055,8 @@ def _end_activation(s: GameState, tx: Tx) -> GameState:
             moved = min(n, spare_men(d), t.TOWER_CAPACITY - tw.figures)
             s = move_men(s, donor, tw.name, moved)
             if moved:
-                tx.say(f"{moved} legionnaire(s) of {donor} reach the top of the tower.")
+                reach = "reaches" if moved == 1 else "reach"
+                tx.say(f"{counted(moved, 'legionnaire')} of {donor} {reach} the top of the tower.")
             if not s.unit(donor).alive:
                 s = replace(s, bag=s.bag.remove(d.chip))
         s = replace(s, tower_climb=("", 0))
@@ -1268,7 +1270,7 @@ def _man_gun(s: GameState, gun: str, donor: str, side: str, tx: Tx) -> GameState
     s = move_men(s, donor, gun, men)
     if g.chip:
         s = replace(s, bag=s.bag.add_next_turn(g.chip))
-    tx.say(f"{men} men of {donor} man the {gun}.")
+    tx.say(f"{counted(men, 'man', 'men')} of {donor} {'mans' if men == 1 else 'man'} the {gun}.")
     return s
 
 
@@ -1483,7 +1485,7 @@ def _gun_roll(s: GameState, tx: Tx, bonus: int = 0) -> GameState:
 def _after_volley(s: GameState, out: Outcome, tx: Tx) -> GameState:
     firer = s.unit(s.act.firer)
     target = s.unit(s.act.target)
-    tx.say(f"{firer.name} fires at {target.name}: {plural(out.headline, 'hit')}.")
+    tx.say(f"{firer.name} fires at {target.name}: {counted(out.headline, 'hit')}.")
     if "recovered" in out.effects:
         s = s.with_unit(replace(firer, pinned=False))
         tx.say(f"{firer.name} recovers from pin.")
@@ -1526,7 +1528,7 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if s.act.target != "gate":
         s = _pin_by_fire(s, s.unit(s.act.target), out, tx)
     more = " more from the 6s" if bonus else ""
-    tx.say(f"The {g.name}: {plural(out.headline, 'hit')}{more}.")
+    tx.say(f"The {g.name}: {counted(out.headline, 'hit')}{more}.")
     if out.follow_up is not None:
         return _gun_roll(s, tx, bonus=out.follow_up.dice_count)
     if s.act.target == "gate":
@@ -1543,7 +1545,8 @@ def _saves_stage(s: GameState, tx: Tx) -> GameState:
 
 
 def _after_saves(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    tx.say(f"Heavy cover: {s.act.hits - out.headline} saved, {out.headline} casualties.")
+    casualties = counted(out.headline, "casualty", "casualties")
+    tx.say(f"Heavy cover: {s.act.hits - out.headline} saved, {casualties}.")
     s = replace(s, act=replace(s.act, hits=out.headline))
     return _casualty_stage(s, tx)
 
@@ -1785,7 +1788,7 @@ def _remove_figures(
     if u.side == "Arab" and count_casualties:
         s = replace(s, casualties=s.casualties + lost, total_casualties=s.total_casualties + lost)
     if lost:
-        tx.say(f"{name} loses {lost} figure(s); {u.figures - lost} left.")
+        tx.say(f"{name} loses {counted(lost, 'figure')}; {u.figures - lost} left.")
     return _check_destroyed(s, name, tx)
 
 
@@ -2167,7 +2170,8 @@ def _end_melee(s: GameState, tx: Tx) -> GameState:
         climbers_left = sum(1 for st in m.a_state if st == "ready")
         defenders_left = sum(1 for st in m.d_state if st == "ready")
         if climbers_left and not defenders_left:
-            tx.say(f"The wall is cleared: {climbers_left} climbers stand on it.")
+            climbers = counted(climbers_left, "climber stands", "climbers stand")
+            tx.say(f"The wall is cleared: {climbers} on it.")
             s = replace(s, act=replace(s.act, melee=None, fallbacks=_fallbacks(m, a_fell, d_fell)))
             return roll(s, "ladder_advance", "ladder-advance", {})
         tx.say("The ladder assault is thrown back." if not climbers_left else "The assault ends.")
@@ -2209,7 +2213,8 @@ def _after_fall_back(s: GameState, out: Outcome, tx: Tx) -> GameState:
     pinned = "pinned" in out.effects
     if pinned:
         tx.cues.add("pin")
-    tx.say(f"The losers of {name} fall back {out.headline} inches{', pinned' if pinned else ''}.")
+    distance = counted(out.headline, "inch", "inches")
+    tx.say(f"The losers of {name} fall back {distance}{', pinned' if pinned else ''}.")
     s = replace(s, act=replace(s.act, fallbacks=s.act.fallbacks[1:]))
     return _fallback_stage(s, tx)
 
@@ -2241,12 +2246,13 @@ def _after_wall_defender(s: GameState, key: str, tx: Tx) -> GameState:
 
 
 def _after_ladder_climb(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    tx.say(f"{out.headline} figures of {s.act.unit} climb onto the wall unopposed.")
+    climb = "climbs" if out.headline == 1 else "climb"
+    tx.say(f"{counted(out.headline, 'figure')} of {s.act.unit} {climb} onto the wall unopposed.")
     return _end_activation(s, tx)
 
 
 def _after_ladder_advance(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    tx.say(f"The climbers move {out.headline} inches along the wall.")
+    tx.say(f"The climbers move {counted(out.headline, 'inch', 'inches')} along the wall.")
     return _fallback_stage(s, tx)
 
 
@@ -2280,7 +2286,7 @@ def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
         if nearby < 1:
             s = _remove_figures(s, thrower.name, 1, tx)
             return _end_activation(s, tx)
-        opts = [(f"n:{n}", f"{n} others") for n in range(nearby + 1)]
+        opts = [(f"n:{n}", counted(n, "other")) for n in range(nearby + 1)]
         return ask(s, "premature", "Others within 1in?", opts, thrower.name)
     if s.act.target == "gate":
         s = _damage_gate(s, out, tx)
@@ -2295,7 +2301,7 @@ def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _after_premature(s: GameState, key: str, tx: Tx) -> GameState:
     others = int(key.split(":")[1])
-    tx.say(f"The blast kills the thrower and {others} figure(s) around him.")
+    tx.say(f"The blast kills the thrower and {counted(others, 'figure')} around him.")
     s = _remove_figures(s, s.act.unit, 1 + others, tx)
     return _end_activation(s, tx)
 

@@ -26,6 +26,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     check_dice,
+    counted,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.dicemath import odds_of, sorted_rolls
@@ -100,7 +101,7 @@ class MoveSituation:
         lines = [f"rolled {', '.join(map(str, dice))}"]
         if self.dropped:
             lines.append(f"drop the lowest {self.dropped}: keep {', '.join(map(str, kept))}")
-        lines.append(f"total {total} inches")
+        lines.append(f"total {counted(total, 'inch', 'inches')}")
         return self._judge(dice, total, lines)
 
     def _judge(
@@ -135,7 +136,8 @@ class MoveSituation:
             if self.distance and not berserk_now:
                 if total >= self.distance:
                     effects.add("contact")
-                    lines.append(f"{total} reaches {self.distance} inches: contact")
+                    distance = counted(self.distance, "inch", "inches")
+                    lines.append(f"{total} reaches {distance}: contact")
                 else:
                     effects.update({"fell_short", "pinned"})
                     moved = 0
@@ -290,8 +292,8 @@ def _gun_request(p: Params) -> RollRequest:
     gun = str(p["gun"])
     men = int(p["men"])
     if not gun_can_move(gun, men):
-        return RollRequest(f"{men} men cannot move the {gun}", ())
-    return gun_situation(p).request(f"{men} men move the {gun}")
+        return RollRequest(f"{counted(men, 'man', 'men')} cannot move the {gun}", ())
+    return gun_situation(p).request(f"{counted(men, 'man moves', 'men move')} the {gun}")
 
 
 def _gun_resolve(p: Params, dice: Sequence[int]) -> Outcome:
@@ -357,7 +359,10 @@ def _infighting_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     lost = min(dice[0], int(p["figures"]))
     effects = frozenset({"killed"}) if lost else frozenset()
     return Outcome(
-        lost, "figures lost", effects, (f"in-fighting: {dice[0]} figures lost (of {p['figures']})",)
+        lost,
+        "figures lost",
+        effects,
+        (f"in-fighting: {counted(dice[0], 'figure')} lost (of {p['figures']})",),
     )
 
 
@@ -393,9 +398,13 @@ def _fall_back_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     check_dice(fall_back_request(), dice)
     total = sum(dice)
     if bool(p["unpinnable"]):
-        line = f"falls back {total} inches; a mounted leader keeps the unit from being pinned"
+        line = (
+            f"falls back {counted(total, 'inch', 'inches')}; "
+            "a mounted leader keeps the unit from being pinned"
+        )
         return Outcome(total, "inches", frozenset(), (line,))
-    return Outcome(total, "inches", frozenset({"pinned"}), (f"falls back {total} inches, pinned",))
+    line = f"falls back {counted(total, 'inch', 'inches')}, pinned"
+    return Outcome(total, "inches", frozenset({"pinned"}), (line,))
 
 
 def _fall_back_odds(p: Params) -> Odds:
@@ -436,7 +445,8 @@ def _ladder_climb_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     check_dice(ladder_climb_request(), dice)
     total = sum(dice)
     up = min(total, int(p["figures"]))
-    return Outcome(up, "figures", frozenset(), (f"{total} rolled: {up} figures reach the wall",))
+    line = f"{total} rolled: {counted(up, 'figure reaches', 'figures reach')} the wall"
+    return Outcome(up, "figures", frozenset(), (line,))
 
 
 LADDER_CLIMB = Action(
@@ -459,7 +469,8 @@ def ladder_advance_request() -> RollRequest:
 
 def _ladder_advance_resolve(p: Params, dice: Sequence[int]) -> Outcome:
     check_dice(ladder_advance_request(), dice)
-    return Outcome(dice[0], "inches", frozenset(), (f"survivors move {dice[0]} inches",))
+    line = f"survivors move {counted(dice[0], 'inch', 'inches')}"
+    return Outcome(dice[0], "inches", frozenset(), (line,))
 
 
 LADDER_ADVANCE = Action(

@@ -126,7 +126,7 @@ OPTIONS: tuple[RuleOption, ...] = (
 )
 
 SETUP_DEFAULTS: dict[str, ScenarioValue] = {
-    "turn_limit": 3,
+    "turn_limit": 0,  # the rules end an attack only on a failed resolve
     "max_preparation_days": 3,
     "tower": True,
     "tower_donor": "",

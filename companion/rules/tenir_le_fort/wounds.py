@@ -24,6 +24,7 @@ from companion.rules.core import (
     RollRequest,
     RulesError,
     check_dice,
+    counted,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.dicemath import fold_pool_ways, odds_from_ways
@@ -97,7 +98,7 @@ class WoundCheck:
         if self.hero_hit:
             groups.append(DiceGroup(DieKind.D6, 1, "hero", "1 dead; a hero ignores wounds"))
         return RollRequest(
-            f"effect of {self.hits + self.hero_hit} hits on legionnaires", tuple(groups)
+            f"effect of {counted(self.hits + self.hero_hit, 'hit')} on legionnaires", tuple(groups)
         )
 
     def evaluate(

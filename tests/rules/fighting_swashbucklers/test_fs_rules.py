@@ -367,3 +367,13 @@ def test_fire_helpers_agree_with_the_actions() -> None:
     assert fire.rifle_markers(2, 3, 50) == 3
     assert fire.rifle_markers(2, 3, 51) == 0
     assert fire.rifle_markers(4, 3, None) == 3
+
+
+def test_counts_of_one_are_said_in_the_singular() -> None:
+    assert morale.explain_level(4, 1, stress=False, leader_points=1) == (
+        "ML = 60 + 10 x 4 = 100, less 5 x 1 marker, plus 1 leader point: 96"
+    )
+    assert "2 CP x 5 / 10 = 1 man" in resolve("rally", [5], cp=2).details
+    melee_round = ACTIONS["melee-round"]
+    request = melee_round.request(melee_round.complete_params({"pairs": 1}))
+    assert request.reason.startswith("Melee round: 1 pair,")

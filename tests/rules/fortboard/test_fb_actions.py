@@ -213,7 +213,8 @@ def test_wrong_dice_count_is_named(name: str) -> None:
     action = ACTIONS[name]
     params = action.complete_params(action.examples[0])
     request = action.request(params)
-    with pytest.raises(RulesError, match=f"expected {request.dice_count} dice"):
+    dice = "die" if request.dice_count == 1 else "dice"
+    with pytest.raises(RulesError, match=f"expected {request.dice_count} {dice} "):
         action.resolve(params, [1] * (request.dice_count + 1))
 
 
@@ -444,3 +445,13 @@ def test_melee_line_odds_sum_to_one(pairs: int, kind: str) -> None:
     o = odds("melee-line", pairs=pairs, attacker_kind=kind)
     assert sum(o.headline.values()) == 1
     assert max(o.headline) == pairs
+
+
+def test_counts_of_one_are_said_in_the_singular() -> None:
+    melee_line = ACTIONS["melee-line"]
+    assert melee_line.request(melee_line.complete_params({"pairs": 1})).reason.startswith(
+        "Melee line: 1 pair, "
+    )
+    assert resolve("melee-line", [6, 1], pairs=1).details == (
+        "1 fight won by the attackers, 0 by the defenders",
+    )

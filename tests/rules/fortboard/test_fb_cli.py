@@ -60,7 +60,8 @@ def test_wrong_dice_and_parameters_are_named(name: str, capsys: pytest.CaptureFi
     request = ACTIONS[name].request(ACTIONS[name].complete_params(ACTIONS[name].examples[0]))
     too_many = ",".join(["3"] * (request.dice_count + 1))
     assert main(["resolve", "fortboard", name, *words, "--dice", too_many]) == 2
-    assert f"expected {request.dice_count} dice" in capsys.readouterr().err
+    dice = "die" if request.dice_count == 1 else "dice"
+    assert f"expected {request.dice_count} {dice} " in capsys.readouterr().err
     seven = ",".join(["7"] * request.dice_count)
     assert main(["resolve", "fortboard", name, *words, "--dice", seven]) == 2
     assert "is a d6 and reads 1-6, got 7" in capsys.readouterr().err

@@ -43,7 +43,7 @@ OPENING: list[tuple[str | tuple[int, ...], list[str]]] = [
         [
             "NE archers shoot: 1 hit",
             "Tower troop #1 is wounded",
-            "1 reach the top of East wall",
+            "1 reaches the top of East wall",
             "2 find no room on East wall",
         ],
     ),
@@ -156,12 +156,12 @@ OPENING: list[tuple[str | tuple[int, ...], list[str]]] = [
     # turn 2: the pikes' rear climbs into the last space; the tower crossbows shoot first
     ("move:W pikes", []),
     ("at:West wall foot", []),
-    ("to:West wall", ["W pikes: 1 set ladders against West wall"]),
+    ("to:West wall", ["W pikes: 1 sets ladders against West wall"]),
     ("fire:SW crossbows", []),
     ("near", []),
     (
         (6, 1),
-        ["SW crossbows shoot: 1 hit", "W pikes #4 is wounded", "1 reach the top of West wall"],
+        ["SW crossbows shoot: 1 hit", "W pikes #4 is wounded", "1 reaches the top of West wall"],
     ),
     ("end", ["Besiegers ends the move; Garrison moves"]),
     ("end", ["Turn 2: combat", "Melee at North wall: 3 against 2"]),

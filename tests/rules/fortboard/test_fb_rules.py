@@ -218,7 +218,7 @@ def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
     ]
     state, _ = play(state, "at:N wall", "to:NE tower")
     state, log = play(state, "move:Foot", "to:N wall")  # only the foot group may still move
-    assert "1 reach the top of N wall" in log
+    assert "1 reaches the top of N wall" in log
 
 
 def test_a_wall_weapon_pours_down_on_climbers_before_they_reach_the_top() -> None:
@@ -396,7 +396,7 @@ def test_wall_weapon_shares_four_attempts_and_survivors_reach_the_top() -> None:
     state, log = play(state, (6, 6, 1, 1, 1, 1, 6, 6))
     assert "Foot #1 is wounded" not in log  # wounded then killed in one firing
     assert "Foot #1 is killed" in log
-    assert "1 survive the Oil and reach the top of N wall" in log
+    assert "1 survives the Oil and reaches the top of N wall" in log
     assert where(state, "Foot") == ["N wall"]
 
 
@@ -1049,7 +1049,7 @@ def test_input_that_does_not_fit_is_refused_and_changes_nothing() -> None:
     with pytest.raises(RulesError, match="expected a choice"):
         RULESET.advance(state, Rolled((6,)))
     state2, _ = play(state, "move:Foot", "to:Camp")
-    with pytest.raises(RulesError, match="expected 1 dice"):
+    with pytest.raises(RulesError, match="expected 1 die "):
         RULESET.advance(state2, Rolled((6, 6)))
     with pytest.raises(RulesError, match="reads 1-6"):
         RULESET.advance(state2, Rolled((0,)))

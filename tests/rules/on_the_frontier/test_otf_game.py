@@ -100,7 +100,7 @@ def test_turn_one_play_by_play() -> None:
         "Warband stands to meet the charge",
         "Charge: Horse against Warband",
         "Horse in contact: 2 hits on Warband",
-        "Warband in contact: 1 hits on Horse",
+        "Warband in contact: 1 hit on Horse",
         "Come On! (Chief with Warband) rolls 6: cancel or inflict a hit",
         "Come On!: Warband cancels a hit",
         "result: Horse took 1, Warband took 1",
@@ -119,8 +119,8 @@ def test_turn_two_return_fire_steady_come_on_and_the_end() -> None:
     assert 'Warband may move 15"' in log
     assert "Muskets: 3 standing, 3 down" in log  # 3 of 6 is half: not shaken, still shoots
     assert "Muskets returns fire at Rifles" in log
-    assert "Muskets shoots Rifles: 1 hits" in log
-    assert "Steady! (Capt A): one of 1 hits cancelled" in log
+    assert "Muskets shoots Rifles: 1 hit" in log
+    assert "Steady! (Capt A): the only hit cancelled" in log
     assert "Come On! (Chief with Warband) rolls 1: the commander is hit" in log
     assert "result: Warband took 0, Horse took 1" in log
     assert "defender lost: it retreats a full move" in log
@@ -179,7 +179,7 @@ def test_charged_unit_that_held_fire_volleys_first() -> None:
         [6, 5, 4],
     )
     assert "Muskets fires a volley at the charging Horse" in log
-    assert "Muskets shoots Horse: 1 hits" in log  # cavalry: difficult target, 6s only
+    assert "Muskets shoots Horse: 1 hit" in log  # cavalry: difficult target, 6s only
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and step.prompt == "Cover/obstacle/up?"
 

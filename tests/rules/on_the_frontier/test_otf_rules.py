@@ -254,3 +254,12 @@ def test_road_column_reminder_and_no_broken_ground_penalty() -> None:
     out = resolve("move", [3], kind="infantry", broken_ground=True, road_column=True)
     assert out.headline == 9
     assert "road column two wide: off-road terrain ignored" in out.details
+
+
+def test_counts_of_one_are_said_in_the_singular() -> None:
+    shot = resolve("shoot", [6], figures=2)
+    assert shot.details[0].startswith("2 figures firing rifle: 1 die, ")
+    assert shot.details[-1] == "rolled 6: 1 hit"
+    assert resolve("steady", [6], hits_taken=1).details == ("Steady! 6: the only hit cancelled",)
+    assert resolve("steady", [6], hits_taken=3).details == ("Steady! 6: one of 3 hits cancelled",)
+    assert request("rally", casualties=1).reason == "Rally 1 casualty, +0"

@@ -51,7 +51,7 @@ def test_show_odds_and_resolve(
     resolved = json.loads(capsys.readouterr().out)
     assert resolved["details"]
     assert main(["resolve", SYSTEM, name, *words, "--dice", dice + ",1"]) == 2
-    assert f"expected {count} dice" in capsys.readouterr().err
+    assert f"expected {count} {'die' if count == 1 else 'dice'} " in capsys.readouterr().err
     assert main(["resolve", SYSTEM, name, *words, "--dice", ",".join(["10"] * count)]) != 0
     assert "0-9" in capsys.readouterr().err
 

@@ -144,7 +144,7 @@ def test_turn_one_play_by_play() -> None:
     assert "Section morale: rolled 50: holds" in log
     assert "Section fires at the chargers" in log
     assert "Horse loses 1: 1 left" in log
-    assert "melee: 1 bouts (1 two against one)" in log
+    assert "melee: 1 bout (1 two against one)" in log
     assert "bout 1: defenders win: an attacker is killed" in log
     assert "Horse loses 1: 0 left; the unit is gone" in log
     assert "only Legion has units left to activate" in log
@@ -586,6 +586,18 @@ def test_defensive_fire_gets_no_bonus_for_standing_still() -> None:
     state, _ = play(new_game(hidden_arabs=False), *HORSE_CHARGES_MG[:10])
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.reason.endswith("7+ +0")
+
+
+@pytest.mark.parametrize(("move_dice", "bonus"), [([0, 4, 5], "+1"), ([3, 4, 5], "+0")])
+def test_a_unit_that_rolls_no_inches_has_not_moved_when_it_fires(
+    move_dice: list[int], bonus: str
+) -> None:
+    state, _ = play(
+        new_game(hidden_arabs=False),
+        [7, 3], "unit:Section", "move", "rough", move_dice, "target:Riflemen", "short", "no",
+    )
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.endswith(f"7+ {bonus}")
 
 
 RIFLEMEN_HIT_ONCE = (

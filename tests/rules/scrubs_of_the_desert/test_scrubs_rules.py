@@ -566,3 +566,13 @@ def test_second_climber_5_third_8(climber: str, die: int, up: int) -> None:
     assert out.headline == up
     if not up:
         assert "no one else climbs" in out.details[0]
+
+
+def test_counts_of_one_are_said_in_the_singular() -> None:
+    assert req("cannon-blast", figures=1).reason == (
+        'Cannon blast: a d10 for each of 1 figure under the 3" template'
+    )
+    blast = act("cannon-blast", [9], figures=1)
+    assert blast.details[0].startswith("rolled 9: 1 of 1 figure killed ")
+    assert req("crew-targeting", hits=1).reason.startswith("Crew targeting: 1 hit, ")
+    assert "rolled 9, 1, 1, 1: 1 hit, each kills a figure" in act("fire", [9, 1, 1, 1]).details[-1]

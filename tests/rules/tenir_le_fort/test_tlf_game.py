@@ -263,8 +263,11 @@ def test_a_destroyed_units_chip_leaves_the_bag() -> None:
     assert p.said("Band is destroyed.") and "A" not in p.s.bag.in_play
 
 
-def test_no_turn_limit_plays_on_until_resolve_fails() -> None:
+@pytest.mark.parametrize("left_out", [False, True], ids=["turn_limit 0", "turn_limit left out"])
+def test_no_turn_limit_plays_on_until_resolve_fails(left_out: bool) -> None:
     raw = small(turn_limit=0)
+    if left_out:  # the rules have no nightfall: only a scenario sets one
+        del raw["setup"]["turn_limit"]
     unit_raw(raw, "Band")["figures"] = 40
     p = Play(raw)
     to_first_chip(p)
@@ -510,6 +513,19 @@ def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
     assert isinstance(step, AwaitRoll) and step.request.dice_count == 2
     p.roll(4, 5)
     assert p.said("Tower fires at Riffian Band: 2 hits.")
+
+
+def test_one_hit_and_one_casualty_are_said_in_the_singular() -> None:
+    p = _tower_manned_first_band_drawn()
+    p.choose("fire", "target:Legion 1", "cover:heavy")
+    p.roll(1, 1, 1, 1, 1, 1)
+    p.chip("CPT")
+    p.roll(1)
+    p.choose("tower_fire", "target:Riffian Band", "cover:heavy")
+    p.roll(*[6] + [1] * (p.request().dice_count - 1))
+    assert "Tower fires at Riffian Band: 1 hit." in p.log
+    p.roll(1)  # the heavy-cover save fails
+    assert "Heavy cover: 0 saved, 1 casualty." in p.log
 
 
 def test_the_tower_sees_onto_rooftops_no_cover_no_save() -> None:

@@ -535,3 +535,18 @@ def test_a_pinned_gun_crew_recovers_on_a_5_or_6() -> None:
 def test_a_pinned_gun_does_not_move_without_a_5_or_6() -> None:
     assert run("move-gun", [4, 4], gun="maxim", men=2, pinned=True).headline == 0
     assert run("move-gun", [5, 4], gun="maxim", men=2, pinned=True).headline == 9
+
+
+def reason(name: str, **params: int | bool | str) -> str:
+    action = ACTIONS[name]
+    return action.request(action.complete_params(params)).reason
+
+
+def test_counts_of_one_are_said_in_the_singular() -> None:
+    assert reason("wound-check", hits=1) == "effect of 1 hit on legionnaires"
+    assert reason("move-gun", gun="maxim", men=1) == "1 man moves the maxim"
+    assert reason("arab-resolve", casualties=1) == "1 Arab casualty: no resolve check"
+    assert run("move", [1], side="FFL", mode="move_and_fire").details[-1] == "total 1 inch"
+    assert run("ladder-advance", [1]).details == ("survivors move 1 inch",)
+    assert run("command-points", [1]).details == ("1 command point",)
+    assert run("command-points", [3], halved=True).details[-1].endswith(": 1 point")
