@@ -502,13 +502,19 @@ def test_men_come_down_from_the_tower_for_a_command_point() -> None:
     assert p.s.cp_ffl == 3
 
 
-def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
+def _tower_firing_at_the_band(cover: str) -> Play:
+    """The band has fired and missed; on the Captain's chit the tower aims at it."""
     p = _tower_manned_first_band_drawn()
     p.choose("fire", "target:Legion 1", "cover:heavy")
     p.roll(1, 1, 1, 1, 1, 1)
     p.chip("CPT")
     p.roll(1)
-    p.choose("tower_fire", "target:Riffian Band", "cover:light")
+    p.choose("tower_fire", "target:Riffian Band", f"cover:{cover}")
+    return p
+
+
+def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
+    p = _tower_firing_at_the_band("light")
     step = p.step()
     assert isinstance(step, AwaitRoll) and step.request.dice_count == 2
     p.roll(4, 5)
@@ -516,12 +522,7 @@ def test_the_tower_fires_on_the_captains_chit_and_ignores_dunes() -> None:
 
 
 def test_one_hit_and_one_casualty_are_said_in_the_singular() -> None:
-    p = _tower_manned_first_band_drawn()
-    p.choose("fire", "target:Legion 1", "cover:heavy")
-    p.roll(1, 1, 1, 1, 1, 1)
-    p.chip("CPT")
-    p.roll(1)
-    p.choose("tower_fire", "target:Riffian Band", "cover:heavy")
+    p = _tower_firing_at_the_band("heavy")
     p.roll(*[6] + [1] * (p.request().dice_count - 1))
     assert "Tower fires at Riffian Band: 1 hit." in p.log
     p.roll(1)  # the heavy-cover save fails
