@@ -412,13 +412,21 @@ def option_values(
     return values
 
 
+class Named(Protocol):
+    """A unit of any system, as far as menus and name checks are concerned."""
+
+    @property
+    def name(self) -> str: ...
+
+
 def unit_error(unit: str, field: str, problem: str) -> ScenarioError:
     """A refusal naming the unit and its field, so that the player knows what to fix."""
     return ScenarioError(f"unit {unit!r}, field {field!r}: {problem}")
 
 
-def scenario_sides(raw: Mapping[str, ScenarioValue]) -> tuple[str, str]:
-    """The scenario's `sides`: two different names."""
+def scenario_sides(raw: Mapping[str, ScenarioValue], order: str = "") -> tuple[str, str]:
+    """The scenario's `sides`: two different names; `order` says which comes first where
+    the system cares (FortBoard: the attacker)."""
     sides = raw.get("sides")
     if (
         not isinstance(sides, list)
@@ -426,7 +434,8 @@ def scenario_sides(raw: Mapping[str, ScenarioValue]) -> tuple[str, str]:
         or not all(isinstance(s, str) and s for s in sides)
         or sides[0] == sides[1]
     ):
-        raise ScenarioError(f"sides must be a list of two different names, got {sides!r}")
+        hint = f" ({order})" if order else ""
+        raise ScenarioError(f"sides must be a list of two different names{hint}, got {sides!r}")
     return str(sides[0]), str(sides[1])
 
 
@@ -449,14 +458,19 @@ def scenario_units(
     if not isinstance(units_raw, list) or not units_raw:
         raise ScenarioError("units must be a non-empty list of [[units]] tables")
     units = tuple(read_unit(u, i) for i, u in enumerate(units_raw))
-    names = [u.name for u in units]
-    for n in names:
-        if names.count(n) > 1:
-            raise unit_error(n, "name", "two units have this name; names must be unique")
+    check_unique_names(units)
     for side in sides:
         if not any(u.side == side for u in units):
             raise ScenarioError(f"side {side!r} has no units")
     return units
+
+
+def check_unique_names(units: Sequence[Named]) -> None:
+    """Units are named in menus and in the journal, so a name may be used once."""
+    names = [u.name for u in units]
+    for n in names:
+        if names.count(n) > 1:
+            raise unit_error(n, "name", "two units have this name; names must be unique")
 
 
 def check_setup_keys(setup: Mapping[str, ScenarioValue], known: Sequence[str]) -> None:
@@ -481,13 +495,6 @@ def setup_turn_limit(setup: Mapping[str, ScenarioValue]) -> int:
 class Choice:
     key: str  # stable id journaled by the session, e.g. "fire", "unit:Legion 1"
     label: str  # short, fits the OLED (<= 18 characters is best)
-
-
-class Named(Protocol):
-    """A unit of any system, as far as a menu of units is concerned."""
-
-    @property
-    def name(self) -> str: ...
 
 
 def unit_choices(prefix: str, units: Sequence[Named]) -> tuple[Choice, ...]:

@@ -16,7 +16,10 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_setup_keys,
+    check_unique_names,
     option_values,
+    scenario_sides,
 )
 from companion.rules.fighting_swashbucklers import fire, melee, tables
 from companion.rules.fighting_swashbucklers.dice import D10_ZERO_READINGS, DOUBLE_ZERO_READINGS
@@ -243,23 +246,12 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     if system != SYSTEM:
         raise _fail("system", f"is {system!r}; this ruleset is {SYSTEM!r}")
     title = _as_str(raw.get("title"), "title")
-    sides_raw = raw.get("sides")
-    if (
-        not isinstance(sides_raw, list)
-        or len(sides_raw) != 2
-        or not all(isinstance(s, str) and s for s in sides_raw)
-        or sides_raw[0] == sides_raw[1]
-    ):
-        raise _fail("sides", "must be two different side names")
-    sides = (str(sides_raw[0]), str(sides_raw[1]))
+    sides = scenario_sides(raw)
     units_raw = raw.get("units")
     if not isinstance(units_raw, list) or not units_raw:
         raise _fail("units", "must be a list of [[units]] tables")
     units = tuple(_check_unit(u, i, sides) for i, u in enumerate(units_raw, start=1))
-    names = [u.name for u in units]
-    for u in units:
-        if names.count(u.name) > 1:
-            raise _fail(f"unit {u.name!r} name", "is used twice; unit names must differ")
+    check_unique_names(units)
     for side in sides:
         commanders = [u for u in units if u.side == side and u.kind == tables.COMMANDER]
         if len(commanders) != 1:
@@ -294,9 +286,7 @@ SETUP_KEYS = ("turn_limit", "first_side", "command_points", "melee_win_points", 
 
 
 def _check_setup(setup: dict[str, ScenarioValue], sides: tuple[str, ...]) -> None:
-    for key in setup:
-        if key not in SETUP_KEYS:
-            raise _fail(f"[setup] {key}", "is unknown; setup takes " + ", ".join(SETUP_KEYS))
+    check_setup_keys(setup, SETUP_KEYS)
     _as_int(setup.get("turn_limit"), "[setup] turn_limit", 1, 30)
     first = _as_str(setup.get("first_side"), "[setup] first_side", sides[0])
     if first not in sides:

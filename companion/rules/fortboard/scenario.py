@@ -12,6 +12,8 @@ from companion.rules.core import (
     ScenarioValue,
     Unit,
     option_values,
+    scenario_sides,
+    scenario_table,
 )
 from companion.rules.fortboard import tables
 from companion.rules.fortboard.layout import Layout, parse_layout, validate_figure_place
@@ -257,24 +259,9 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     title = raw.get("title")
     if not isinstance(title, str) or not title:
         raise ScenarioError("field 'title' must be text")
-    raw_sides = raw.get("sides")
-    if (
-        not isinstance(raw_sides, list)
-        or len(raw_sides) != 2
-        or not all(isinstance(s, str) for s in raw_sides)
-        or raw_sides[0] == raw_sides[1]
-    ):
-        raise ScenarioError(
-            "field 'sides' must name two sides: the attacker first, then the fort's defender"
-        )
-    sides = (str(raw_sides[0]), str(raw_sides[1]))
-    setup = raw.get("setup", {})
-    if not isinstance(setup, dict):
-        raise ScenarioError("[setup] must be a table")
-    raw_options = raw.get("options", {})
-    if not isinstance(raw_options, dict):
-        raise ScenarioError("[options] must be a table")
-    options = option_values(OPTIONS, raw_options)
+    sides = scenario_sides(raw, order="the attacker first, then the fort's defender")
+    setup = scenario_table(raw, "setup")
+    options = option_values(OPTIONS, scenario_table(raw, "options"))
     layout = parse_layout(setup)
     units = _units(raw, sides)
     check_setup(layout, units, sides)

@@ -10,7 +10,10 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_setup_keys,
+    check_unique_names,
     option_values,
+    scenario_table,
 )
 
 SYSTEM = "tenir_le_fort"
@@ -239,10 +242,7 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
     if not isinstance(units_raw, list) or not units_raw:
         raise _fail("units", "a scenario needs [[units]]")
     units = tuple(_unit(u, i) for i, u in enumerate(units_raw))
-    names = [u.name for u in units]
-    for n in names:
-        if names.count(n) > 1:
-            raise _fail(f"unit {n!r} name", "unit names must be unique")
+    check_unique_names(units)
     chips = [u.chip for u in units]
     for u in units:
         if chips.count(u.chip) > 1:
@@ -273,18 +273,10 @@ def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
                 f"unit {u.name!r} traits.attached_to",
                 f"{host_name!r} does not arrive with {u.name!r}",
             )
-    options_raw = raw.get("options", {})
-    if not isinstance(options_raw, Mapping):
-        raise _fail("[options]", "use a table")
-    options = option_values(OPTIONS, options_raw)
-    setup_raw = raw.get("setup", {})
-    if not isinstance(setup_raw, Mapping):
-        raise _fail("[setup]", "use a table")
-    setup: dict[str, ScenarioValue] = dict(SETUP_DEFAULTS)
-    for key, value in setup_raw.items():
-        if key not in SETUP_DEFAULTS:
-            raise _fail(f"[setup] {key}", "unknown; use " + ", ".join(SETUP_DEFAULTS))
-        setup[key] = value
+    options = option_values(OPTIONS, scenario_table(raw, "options"))
+    setup_raw = scenario_table(raw, "setup")
+    check_setup_keys(setup_raw, tuple(SETUP_DEFAULTS))
+    setup: dict[str, ScenarioValue] = {**SETUP_DEFAULTS, **setup_raw}
     _int(setup["turn_limit"], "[setup] turn_limit", 0, 30)
     _int(setup["max_preparation_days"], "[setup] max_preparation_days", 0, 10)
     _bool(setup["tower"], "[setup] tower")

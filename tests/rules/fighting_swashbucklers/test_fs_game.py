@@ -606,6 +606,10 @@ def broken(change: str) -> dict[str, Any]:
         units[4]["traits"]["leader_type"] = "hero"
     elif change == "duplicate":
         units[2]["name"] = "L1"
+    elif change == "sides":
+        raw["sides"] = ["Legion", "Legion"]
+    elif change == "setup_key":
+        raw["setup"]["weather"] = "hot"
     elif change == "system":
         raw["system"] = "fortboard"
     elif change == "commander_formation":
@@ -631,7 +635,9 @@ def broken(change: str) -> dict[str, Any]:
         ("turn_limit", "[setup] turn_limit: is missing"),
         ("formation", "unit 'MG' traits.formation: is 'square'; allowed: line, column"),
         ("leader_type", "unit 'R1' traits.leader_type: is 'hero'"),
-        ("duplicate", "unit 'L1' name: is used twice"),
+        ("duplicate", "unit 'L1', field 'name': two units have this name"),
+        ("sides", "sides must be a list of two different names, got ['Legion', 'Legion']"),
+        ("setup_key", "[setup] 'weather' is unknown; use turn_limit, first_side"),
         ("system", "system: is 'fortboard'"),
         ("commander_formation", "unit 'Capt' traits.formation: a commander has no formation"),
         ("d10_zero", "[options] d10_zero = '1' is not allowed; use '10', '0'"),

@@ -95,6 +95,12 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("bad option value", lambda r: r["options"].update(wall_to_hit="sometimes"), "wall_to_hit"),
     ("wrong system", lambda r: r.update(system="tenir_le_fort"), "system"),
     ("one side", lambda r: r.update(sides=["Red"]), "sides"),
+    (
+        "the same side twice",
+        lambda r: r.update(sides=["Red", "Red"]),
+        r"sides must be a list of two different names \(the attacker first",
+    ),
+    ("setup not a table", lambda r: r.update(setup=3), r"\[setup\] must be a table"),
     ("unit kind", lambda r: r["units"][0].update(kind="elephant"), "Foot"),
     ("unit side", lambda r: r["units"][0].update(side="Green"), "'side'"),
     ("unit place unknown", lambda r: r["units"][0]["traits"].update(place="Moat"), "Moat"),

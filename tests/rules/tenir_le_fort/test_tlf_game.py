@@ -1340,7 +1340,9 @@ def test_example_scenario_loads_with_defaults() -> None:
         (lambda r: r.update(options={"nonsense": 1}), "'nonsense' is not an option"),
         (lambda r: r["setup"].update(turn_limit=-1), "turn_limit"),
         (lambda r: r["setup"].update(tower_donor="Band"), "tower_donor"),
-        (lambda r: r["setup"].update(weather="hot"), "weather"),
+        (lambda r: r["setup"].update(weather="hot"), r"\[setup\] 'weather' is unknown; use"),
+        (lambda r: r.update(setup=[]), r"\[setup\] must be a table"),
+        (lambda r: r["units"][2].update(name="Legion"), "unit 'Legion', field 'name': two units"),
         (lambda r: r.update(system="fortboard"), "system"),
     ],
 )
