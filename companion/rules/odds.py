@@ -8,7 +8,7 @@ compare them with on small pools.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import comb, factorial
 
@@ -115,3 +115,23 @@ def enumerate_odds(request: RollRequest, resolve: Callable[[Sequence[int]], Outc
         label = outcome.headline_label
         weighted.append((weight, outcome.headline, outcome.effects))
     return odds_from_outcomes(label, weighted)
+
+
+def odds_from_ways(
+    label: str, outcomes: Iterable[tuple[int, int, frozenset[str]]], total: int
+) -> Odds:
+    """Odds from (ways, headline, effects) counted out of `total` equally likely results.
+
+    Sums in integers and makes one Fraction per headline value and effect.
+    """
+    headline: dict[int, int] = {}
+    effects: dict[str, int] = {}
+    for ways, value, names in outcomes:
+        headline[value] = headline.get(value, 0) + ways
+        for name in names:
+            effects[name] = effects.get(name, 0) + ways
+    return Odds(
+        label,
+        {v: Fraction(w, total) for v, w in sorted(headline.items())},
+        {n: Fraction(w, total) for n, w in sorted(effects.items())},
+    )

@@ -42,7 +42,7 @@ from companion.rules.fighting_swashbucklers.dice import (
     read_d10,
     read_percentile,
 )
-from companion.rules.odds import odds_from_outcomes
+from companion.rules.odds import odds_from_outcomes, odds_from_ways
 
 Weighted = list[tuple[Fraction, int, frozenset[str]]]
 
@@ -88,25 +88,10 @@ def _d10(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int
     return read_d10(dice[0], zero), describe_d10(dice[0], zero)
 
 
-def _fold(label: str, counts: dict[tuple[int, frozenset[str]], int], total: int) -> Odds:
-    """Odds from whole-number counts of equally likely results (exact, and fast)."""
-    headline: dict[int, int] = {}
-    effects: dict[str, int] = {}
-    for (value, names), n in counts.items():
-        headline[value] = headline.get(value, 0) + n
-        for name in names:
-            effects[name] = effects.get(name, 0) + n
-    return Odds(
-        label,
-        {v: Fraction(n, total) for v, n in sorted(headline.items())},
-        {e: Fraction(n, total) for e, n in sorted(effects.items())},
-    )
-
-
 def _tally(label: str, results: Iterable[tuple[int, frozenset[str]]]) -> Odds:
     """Odds from one (headline, effects) for each equally likely reading of the dice."""
     counts = Counter(results)
-    return _fold(label, counts, counts.total())
+    return odds_from_ways(label, ((n, v, e) for (v, e), n in counts.items()), counts.total())
 
 
 def _over_percentile(

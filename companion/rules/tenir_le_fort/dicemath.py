@@ -8,7 +8,7 @@ Rolls read off a chart by their total are built whole by `dice_total_action`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
@@ -102,26 +102,6 @@ def odds_of(
         key = (value, effects)
         merged[key] = merged.get(key, Fraction(0)) + p
     return odds_from_outcomes(label, [(p, v, e) for (v, e), p in merged.items()])
-
-
-def odds_from_ways(
-    label: str, outcomes: Iterable[tuple[int, int, frozenset[str]]], total: int
-) -> Odds:
-    """Odds from (ways, headline, effects) counted out of `total` equally likely results.
-
-    Sums in integers and makes one Fraction per headline value and effect.
-    """
-    headline: dict[int, int] = {}
-    effects: dict[str, int] = {}
-    for ways, value, names in outcomes:
-        headline[value] = headline.get(value, 0) + ways
-        for name in names:
-            effects[name] = effects.get(name, 0) + ways
-    return Odds(
-        label,
-        {v: Fraction(w, total) for v, w in sorted(headline.items())},
-        {n: Fraction(w, total) for n, w in sorted(effects.items())},
-    )
 
 
 Judgement = tuple[int, frozenset[str], tuple[str, ...]]

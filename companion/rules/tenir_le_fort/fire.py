@@ -25,13 +25,9 @@ from companion.rules.core import (
     check_dice,
     counted,
 )
+from companion.rules.odds import odds_from_ways
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import (
-    Judgement,
-    dice_total_action,
-    fold_pool_ways,
-    odds_from_ways,
-)
+from companion.rules.tenir_le_fort.dicemath import Judgement, dice_total_action, fold_pool_ways
 
 COVERS = ("none", "light", "heavy")
 

@@ -26,8 +26,9 @@ from companion.rules.core import (
     check_dice,
     counted,
 )
+from companion.rules.odds import odds_from_ways
 from companion.rules.tenir_le_fort import tables as t
-from companion.rules.tenir_le_fort.dicemath import fold_pool_ways, odds_from_ways
+from companion.rules.tenir_le_fort.dicemath import fold_pool_ways
 
 
 @dataclass(frozen=True)
