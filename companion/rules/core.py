@@ -494,13 +494,15 @@ def setup_turn_limit(setup: Mapping[str, ScenarioValue]) -> int:
 @dataclass(frozen=True)
 class Choice:
     key: str  # stable id journaled by the session, e.g. "fire", "unit:Legion 1"
-    label: str  # short, fits the OLED (<= 18 characters is best)
+    # Short is best (about 18 characters fit the OLED's row); the screen, not the rules,
+    # shortens a longer label, and shows the highlighted one in full on two rows.
+    label: str
 
 
 def unit_choices(prefix: str, units: Sequence[Named]) -> tuple[Choice, ...]:
-    """A choice per unit, keyed `prefix:name` for the game to read back, labelled with the
-    name cut to fit the OLED."""
-    return tuple(Choice(f"{prefix}:{u.name}", u.name[:18]) for u in units)
+    """A choice per unit, keyed `prefix:name` for the game to read back, labelled with its
+    name."""
+    return tuple(Choice(f"{prefix}:{u.name}", u.name) for u in units)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ and `option_values` (a scenario's [options] table), worded the same in every sys
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 
@@ -29,6 +30,7 @@ from companion.rules.core import (
     check_input,
     counted,
     option_values,
+    unit_choices,
 )
 
 CHIP = AwaitChip("Draw a chip", ("Sgt Roux",))
@@ -112,3 +114,16 @@ def test_counted_makes_the_noun_agree_with_the_count() -> None:
 def test_a_wrong_number_of_dice_is_worded_in_agreement() -> None:
     with pytest.raises(RulesError, match=r"^Volley: expected 1 die \(1d6\), got 2$"):
         check_dice(RollRequest("Volley", (DiceGroup(DieKind.D6, 1, "fire", "5-6 hit"),)), [6, 6])
+
+
+def test_unit_menus_keep_long_names_whole_for_the_screen_to_fit() -> None:
+    # Cutting in the rules hid the end of a long name even where the screen shows the
+    # highlighted item in full on two rows, and made names sharing a start look alike.
+    @dataclass(frozen=True)
+    class Unit:
+        name: str
+
+    names = ("2nd Battalion Foreign Legion", "2nd Battalion Foreign Legion Mounted")
+    choices = unit_choices("unit", [Unit(n) for n in names])
+    assert [c.label for c in choices] == list(names)
+    assert [c.key for c in choices] == [f"unit:{n}" for n in names]

@@ -338,7 +338,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if stage == "follow_me":
         return AwaitChoice("Follow Me! reroll?", NO_YES, ctx.actor)
     if stage == "contact":
-        return AwaitChoice(f"Reached {ctx.target[:9]}?", YES_FIRST, ctx.actor)
+        return AwaitChoice(f"Reached {ctx.target}?", YES_FIRST, ctx.actor)
     if stage == "rally_near":
         return AwaitChoice(ANYONE_WITHIN_6, NO_YES, ctx.actor)
     if stage == "shoot_target":
@@ -355,7 +355,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice(
             "Which task?",
             tuple(
-                Choice(f"task:{name}", name.replace("_", " ")[:18])
+                Choice(f"task:{name}", name.replace("_", " "))
                 for name, _ in tables.ENGINEERING_TASKS
             ),
             ctx.actor,

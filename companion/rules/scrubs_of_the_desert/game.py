@@ -328,7 +328,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if s == "weapon_pick":
         return AwaitChoice(
             "Which weapon?",
-            tuple(Choice(w, w.replace("_", " ")[:18]) for w in state.band(c.shooter).weapons),
+            tuple(Choice(w, w.replace("_", " ")) for w in state.band(c.shooter).weapons),
             c.shooter,
         )
     if s == "fire_range":

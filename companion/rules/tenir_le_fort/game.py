@@ -71,7 +71,7 @@ def ask(
 ) -> GameState:
     if not options:
         raise AssertionError(f"no options for {purpose}")
-    choices = tuple(Choice(k, label[:18]) for k, label in options)
+    choices = tuple(Choice(k, label) for k, label in options)
     return replace(s, pending=AskChoice(purpose, prompt, choices, about))
 
 
@@ -1102,7 +1102,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
             offer("tower_fire", "Tower fires")
         for g in s.side_units("FFL"):
             if g.gun and not g.broken and enemies and (g.jammed or s.ammo != "third"):
-                offer(f"gun:{g.name}", f"{g.name} fires"[:18])
+                offer(f"gun:{g.name}", f"{g.name} fires")
         if s.mines and enemies:
             offer("mine", "Detonate a mine")
         if _extra_turn_units(s, side):
@@ -1119,7 +1119,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
     else:
         for g in s.side_units("Arab"):
             if g.gun and not g.broken and enemies:
-                offer(f"gun:{g.name}", f"{g.name} fires"[:18])
+                offer(f"gun:{g.name}", f"{g.name} fires")
         if _extra_turn_units(s, side):
             offer("extra_turn", "Extra turn", "extra_turn")
         if any(g.kind == "maxim" for g in _unmanned_guns(s)) and _arab_crews(s):
@@ -1128,7 +1128,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
     if "attach" in used or "leave" in used:
         pass
     elif leader.attached_to:
-        offer("leave", f"Leave {leader.attached_to}"[:18])
+        offer("leave", f"Leave {leader.attached_to}")
     elif _leader_hosts(s, leader):
         offer("attach", "Join a unit")
     opts.append(("done", "Done"))
