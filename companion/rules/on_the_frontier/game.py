@@ -523,7 +523,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
             log = f"{state.active_side} ends orders; the rest stand"
             return _prefix(_next_player(state), (log,))
         name = key.removeprefix("unit:")
-        return _Result(replace(state, stage="order", ctx=Context(actor=name)), (f"{name}:",))
+        return _Result(replace(state, stage="order", ctx=Context(actor=name)), ())
     if stage == "order":
         return _on_order(state, key)
     if stage == "charge_target":
