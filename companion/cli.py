@@ -116,6 +116,14 @@ def _odds_dict(odds: Any) -> dict[str, Any]:
         "mean": float(odds.mean()),
         "effects": {k: float(v) for k, v in odds.effects.items()},
         "effects_exact": {k: str(v) for k, v in odds.effects.items()},
+        **(
+            {
+                "follow_up_mean": float(odds.follow_up_mean),
+                "follow_up_mean_exact": str(odds.follow_up_mean),
+            }
+            if odds.follow_up_mean is not None
+            else {}
+        ),
     }
 
 
@@ -129,6 +137,9 @@ def _odds(args: argparse.Namespace) -> int:
         return 0
     print(f"{request.reason}: roll {request.summary()}")
     print(f"average {float(odds.mean()):.2f} {odds.headline_label}")
+    if odds.follow_up_mean is not None:
+        chain = float(odds.mean() + odds.follow_up_mean)
+        print(f"average {chain:.2f} {odds.headline_label} counting its follow-up rolls")
     for value, chance in odds.headline.items():
         bar = "#" * round(float(chance) * 40)
         print(f"  {value:>3} {odds.headline_label:<12} {float(chance) * 100:6.2f}%  {bar}")

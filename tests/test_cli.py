@@ -229,6 +229,24 @@ def test_odds_and_resolve_work_for_every_system(
     assert "expected" in capsys.readouterr().err
 
 
+def test_odds_give_the_average_with_the_maxim_s_6s_dice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 8 FFL Maxim dice in the open: 4 hits on this roll, 4/5 more from the 6s' dice.
+    assert main(["odds", "tenir_le_fort", "maxim-fire"]) == 0
+    out = capsys.readouterr().out
+    assert "average 4.00 hits\n" in out
+    assert "average 4.80 hits counting its follow-up rolls\n" in out
+    assert main(["odds", "tenir_le_fort", "maxim-fire", "--json"]) == 0
+    odds = json.loads(capsys.readouterr().out)["odds"]
+    assert odds["follow_up_mean_exact"] == "4/5"
+    # A roll that brings no more dice says nothing of them.
+    assert main(["odds", "tenir_le_fort", "ffl-fire", "--json"]) == 0
+    assert "follow_up_mean" not in json.loads(capsys.readouterr().out)["odds"]
+    assert main(["odds", "tenir_le_fort", "ffl-fire"]) == 0
+    assert "follow-up" not in capsys.readouterr().out
+
+
 def test_wrong_parameter_names_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
     name, _ = _first_action("on_the_frontier")
     assert main(["odds", "on_the_frontier", name, "bogus=3"]) == 2

@@ -167,6 +167,14 @@ class Odds:
     # several (which target is hit, where a shot lands) rather than counting
     # something: the box then gives the chance of each by name, not an average.
     names: Mapping[int, str] = field(default_factory=dict)
+    # The headline that the follow-up rolls this roll may trigger are expected to add
+    # (a Maxim's 6s each earn one more die, whose 6s earn more): `headline` and `mean`
+    # are this roll's alone, and a referee deciding whether to fire wants the whole
+    # chain's average too, mean() + this. None when no follow-up adds to the headline
+    # (most rolls, and a follow-up of another kind, like heavy cover's saves).
+    follow_up_mean: Fraction | None = None
+    # How the box names those follow-ups beside the chain's average, in the rules' words.
+    follow_up_label: str = "with follow-ups"
 
     def mean(self) -> Fraction:
         return sum((k * p for k, p in self.headline.items()), Fraction(0))

@@ -106,7 +106,10 @@ def odds_line(odds: Odds | None, groups: Sequence[DiceGroup] = ()) -> str:
       "Legion 45%, Arabs 45%, tie 10%", or "each 17%" when all are alike;
     - yes or no (the headline is 0 or 1): the chance of yes, "passed 62%";
     - a count (hits, casualties, inches): the average and the chance of at
-      least one, "avg 1.3 hits, 77% 1+";
+      least one, "avg 1.3 hits, 77% 1+"; when follow-up rolls add to it
+      (`Odds.follow_up_mean`, e.g. a Maxim's 6s earning more dice), the whole
+      chain's average too, named by the rules: "avg 4.0 hits (4.8 with 6s'
+      dice), >99% 1+";
 
     then the chances of up to two side effects not already said ("pinned 12%").
     """
@@ -125,12 +128,16 @@ def odds_line(odds: Odds | None, groups: Sequence[DiceGroup] = ()) -> str:
                      for value, chance in likeliest[:3]]
             if len(likeliest) > 3:
                 parts.append(f"others {percent(sum((c for _, c in likeliest[3:]), Fraction(0)))}")
-    elif set(odds.headline) <= {0, 1}:
+    elif set(odds.headline) <= {0, 1} and not odds.follow_up_mean:
         yes = Fraction(odds.headline.get(1, 0))
         parts = [f"{noun} {percent(yes)}"]
         said = {yes, 1 - yes}
     else:
+        # A headline its follow-ups add to is a count even on one die.
         parts = [f"avg {float(odds.mean()):.1f} {label}".rstrip()]
+        chain = f"{float(odds.mean() + (odds.follow_up_mean or 0)):.1f}"
+        if odds.follow_up_mean and chain != f"{float(odds.mean()):.1f}":
+            parts[0] += f" ({chain} {odds.follow_up_label})"
         if min(odds.headline) <= 0 < max(odds.headline):
             parts.append(f"{percent(odds.at_least(1))} 1+")
             said = {odds.at_least(1)}

@@ -539,3 +539,17 @@ def test_choice_footer_drops_the_unit_name_the_title_already_shows(rig: Rig) -> 
     rig.chip("Red 1")
     rig.press("select")
     assert rig.screen.title == "Legion" and rig.screen.footer == "Order?"
+
+
+def test_the_maxim_s_roll_screen_shows_the_6s_dice_average_first_and_loses_no_word(
+    rig: Rig,
+) -> None:
+    from companion.rules.tenir_le_fort.actions import ACTIONS
+
+    action = ACTIONS["maxim-fire"]
+    params = action.complete_params({"side": "FFL", "cover": "none"})
+    screen = rig.box.step_screen(AwaitRoll(action.request(params), action.odds(params)))
+    plan = layout(screen)
+    assert plan.cut == ()  # longer odds wrap and scroll; nothing is cut short
+    first_page = " ".join(t.text for t in plan.texts)
+    assert "avg 4.0 hits (4.8 with 6s'" in first_page

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from companion.rules.core import DiceGroup, DieKind, Odds, Outcome
+from companion.rules.tenir_le_fort.actions import ACTIONS
 from companion.ui.wording import (
     categories,
     counted,
@@ -100,3 +102,29 @@ def test_where_on_tray_and_counted() -> None:
     assert where_on_tray(boxes[0], boxes[:1]) == ""  # one die needs no place
     assert where_on_tray((0, 0, 0, 0), [(0, 0, 0, 0), boxes[0]]) == ""  # place unknown
     assert [counted(n, "die", "dice") for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
+
+
+# A roll whose 6s earn more dice (the Tenir le Fort Maxim): this roll's odds, and the
+# average with the hits the 6s' dice are expected to add.
+MAXIM = Odds("hits", {0: HALF, 8: HALF}, {"jammed": Fraction(13, 100)},
+             follow_up_label="with 6s' dice")
+
+
+def test_a_count_whose_6s_earn_more_dice_gives_the_chain_s_average_too() -> None:
+    assert odds_line(MAXIM) == "avg 4.0 hits, 50% 1+, jammed 13%"
+    chained = replace(MAXIM, follow_up_mean=Fraction(4, 5))
+    assert odds_line(chained) == "avg 4.0 hits (4.8 with 6s' dice), 50% 1+, jammed 13%"
+    # Nothing more to say: no follow-up, or one that adds nothing to a tenth.
+    assert odds_line(replace(MAXIM, follow_up_mean=Fraction(0))) == odds_line(MAXIM)
+    assert odds_line(replace(MAXIM, follow_up_mean=Fraction(1, 100))) == odds_line(MAXIM)
+    # A single die is still a count when its 6 earns another: not "hits 50%".
+    one = Odds("hits", {0: HALF, 1: HALF}, follow_up_mean=Fraction(1, 10))
+    assert odds_line(one) == "avg 0.5 hits (0.6 with follow-ups), 50% 1+"
+    assert odds_line(replace(one, follow_up_mean=None)) == "hits 50%"
+
+
+def test_the_maxim_s_pre_roll_line_counts_its_6s_dice() -> None:
+    action = ACTIONS["maxim-fire"]
+    params = action.complete_params({"side": "FFL", "cover": "none"})
+    line = odds_line(action.odds(params), action.request(params).groups)
+    assert line.startswith("avg 4.0 hits (4.8 with 6s' dice), >99% 1+")

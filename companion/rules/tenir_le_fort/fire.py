@@ -9,7 +9,8 @@ of that many dice); the Maxim jams on three or more 1s.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from companion.rules.core import (
     Action,
@@ -25,7 +26,7 @@ from companion.rules.core import (
     check_dice,
     counted,
 )
-from companion.rules.odds import odds_from_ways
+from companion.rules.odds import face_chance, odds_from_ways
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.dicemath import Judgement, dice_total_action, fold_pool_ways
 
@@ -529,7 +530,37 @@ class GunShot:
         for (k, raw), w in ways.items():
             hits, effects, _ = self.evaluate(raw, k[0], k[1], k[2])
             out.append((w, hits, effects))
-        return odds_from_ways("hits", out, total)
+        return replace(
+            odds_from_ways("hits", out, total),
+            follow_up_mean=self.follow_up_mean(),
+            follow_up_label="with 6s' dice",
+        )
+
+    def follow_up_mean(self) -> Fraction | None:
+        """The hits this roll's 6s are expected to add through the dice they earn, and
+        the dice those dice's 6s earn, and so on; None when no 6 can earn a die.
+
+        `resolve` rolls one more die per 6 when the roll scores (a jammed Maxim's
+        clearing roll may not). A die rolled again hits as this roll's do, with chance
+        p, and, a bonus roll always scoring, earns 1/6 of a die more: it is worth
+        p + p/6 + p/36 + ... = p / (1 - 1/6) = 6p/5 hits.
+        """
+
+        def step(s: tuple[int, bool], f: int) -> tuple[tuple[int, bool], int]:
+            key = (min(t.JAM_ONES, s[0] + (f == 1)), s[1] or f in t.RECOVER_FACES)
+            return key, int(f == t.EXPLODE_FACE)
+
+        ways, total = fold_pool_ways((0, False), [(self.dice, step)])
+        scoring_sixes = sum(
+            w * sixes
+            for ((ones, any56), sixes), w in ways.items()
+            if self.evaluate(0, min(t.PIN_SIXES, sixes), ones, any56)[2]
+        )
+        if not scoring_sixes:
+            return None
+        six = face_chance(DieKind.D6, {t.EXPLODE_FACE})
+        per_die = face_chance(DieKind.D6, self.hit_faces) / (1 - six)
+        return Fraction(scoring_sixes, total) * per_die
 
 
 def gun_dice(

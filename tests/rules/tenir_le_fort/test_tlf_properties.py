@@ -5,6 +5,7 @@ Speed is measured by benchmarks/tlf_odds.py, not here.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import icepool
@@ -340,3 +341,97 @@ def test_wounds_never_kill_more_than_were_hit(
     n = action.request(params).dice_count
     dice = data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
     assert 0 <= action.resolve(params, dice).headline <= hits
+
+
+# ---------------------------------------------------------------- the 6s' dice: the chain's average
+
+
+def brute_follow_up_hits(name: str, **params: int | bool | str) -> Fraction:
+    """The hits a gun roll's follow-ups are expected to add, found without the odds code:
+    every result of the roll through `resolve`; for each follow-up it asks for, the bonus
+    roll the game then makes (the same gun, side and cover, `bonus_dice` its dice), whose
+    own expected total with its follow-ups is solved the same way. A bonus roll of k dice
+    may ask for k dice again (all 6s), so E(k) = (own hits + sum of E(j < k)) / (1 - 6**-k)."""
+    action = ACTIONS[name]
+
+    def results(given: dict[str, int | bool | str]) -> tuple[list[tuple[int, int]], Fraction]:
+        """(headline, dice asked for next) of every ordered result, and each one's chance."""
+        complete = action.complete_params(given)
+        n = action.request(complete).dice_count
+        out = []
+        for dice in itertools.product(range(1, 7), repeat=n):
+            got = action.resolve(complete, list(dice))
+            out.append((got.headline, got.follow_up.dice_count if got.follow_up else 0))
+        return out, Fraction(1, 6**n)
+
+    chain: dict[int, Fraction] = {0: Fraction(0)}
+
+    def bonus_total(k: int) -> Fraction:
+        if k not in chain:
+            rolls, chance = results({**params, "bonus_dice": k, "pinned": False})
+            own = sum((chance * (hits + (bonus_total(j) if j < k else 0)) for hits, j in rolls),
+                      Fraction(0))
+            again = sum((chance for _, j in rolls if j == k), Fraction(0))
+            chain[k] = own / (1 - again)
+        return chain[k]
+
+    rolls, chance = results(dict(params))
+    return sum((chance * bonus_total(j) for _, j in rolls), Fraction(0))
+
+
+CHAINS = [
+    # a gun with half its crew lost rolls 4 dice (few enough to try every result)
+    ("maxim-fire", {"crew": 1, "cover": "none"}),
+    ("maxim-fire", {"crew": 1, "cover": "light"}),
+    ("maxim-fire", {"crew": 1, "cover": "heavy"}),
+    ("maxim-fire", {"side": "Arab", "cover": "none"}),
+    ("maxim-fire", {"side": "Arab", "cover": "heavy", "target_unpinnable": True}),
+    ("maxim-fire", {"side": "Arab", "pinned": True}),
+    ("maxim-fire", {"ammo": "half", "pinned": True}),
+    ("artillery-fire", {"crew": 2}),
+    ("artillery-fire", {"side": "Arab", "cover": "light"}),
+    # a jammed Maxim's clearing roll: no follow-up unless a clearing roll also fires
+    ("maxim-fire", {"crew": 1, "jammed": True}),
+    ("maxim-fire", {"crew": 1, "jammed": True, "clear_fires": True}),
+    ("maxim-fire", {"crew": 1, "jammed": True, "clear_fires": True, "cover": "light"}),
+    # the 6s' own dice roll again too, their odds carry their own chain
+    ("maxim-fire", {"bonus_dice": 3}),
+    ("maxim-fire", {"bonus_dice": 2, "cover": "heavy"}),
+    ("maxim-fire", {"bonus_dice": 1, "side": "Arab"}),
+    ("artillery-fire", {"bonus_dice": 3}),
+    # nothing to roll: nothing to follow
+    ("maxim-fire", {"too_close": True}),
+    ("artillery-fire", {"crew": 0}),
+    ("maxim-fire", {"ammo": "third"}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), CHAINS, ids=[f"{n}-{p}" for n, p in CHAINS])
+def test_the_6s_dice_add_what_every_result_of_the_chain_gives(
+    name: str, params: dict[str, int | bool | str]
+) -> None:
+    expected = brute_follow_up_hits(name, **params)
+    got = odds(name, **params).follow_up_mean
+    assert (got if got is not None else Fraction(0)) == expected
+    assert (got is None) == (expected == 0)  # never a zero: None says "no follow-up"
+
+
+def test_a_clearing_roll_that_cannot_score_earns_no_dice_one_that_can_does() -> None:
+    assert odds("maxim-fire", jammed=True).follow_up_mean is None
+    assert odds("maxim-fire", jammed=True, clear_fires=True).follow_up_mean == Fraction(625, 864)
+
+
+def test_eight_maxim_dice_in_the_open_average_24_5_hits_with_the_6s_dice() -> None:
+    o = odds("maxim-fire", side="FFL", cover="none")
+    assert o.mean() == 4
+    assert o.follow_up_mean == Fraction(4, 5)
+    # Generation by generation: 8 dice, then 8/6 expected, then 8/36 ...; each hits on 4-6.
+    series = [8 * Fraction(1, 2) * Fraction(1, 6) ** g for g in range(40)]
+    assert o.mean() + o.follow_up_mean == Fraction(24, 5)
+    assert 0 < Fraction(24, 5) - sum(series) < Fraction(1, 10**30)
+
+
+def test_rolls_that_earn_no_dice_leave_the_chain_unsaid() -> None:
+    for name, params in [("ffl-fire", {"riflemen": 6}), ("arab-fire", {"figures": 6}),
+                         ("heavy-cover-save", {"hits": 3}), ("wound-check", {"hits": 2})]:
+        assert odds(name, **params).follow_up_mean is None, name
