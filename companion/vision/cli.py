@@ -21,7 +21,7 @@ import numpy as np
 
 from .bench import IMAGE_SUFFIXES, run_bench
 from .calibrate import calibrate_from_frames
-from .imageio import load_image
+from .imageio import MAX_PIXELS, image_reduction, load_image
 from .logos import LogoStore
 from .reader import DiceReader
 from .types import KINDS, Calibration, FrameReading, VisionError
@@ -271,11 +271,18 @@ def cmd_read(args: argparse.Namespace) -> int:
         if args.overlay is not None:
             cv2.imwrite(str(args.overlay / (path.stem + ".overlay.jpg")),
                         draw_overlay(frame, reading))
+        # Boxes in the file's own pixels, even where it was decoded smaller.
+        reduced = image_reduction(path)
+        reading = reading.scaled(reduced)
         if args.json:
-            results.append({"image": str(path), **reading.to_dict()})
+            results.append({"image": str(path), **reading.to_dict(), "decoded_at": 1 / reduced})
             continue
         print(f"{path}: {len(reading.dice)} dice, {len(reading.unreadable)} unreadable "
               f"({reading.millis:.1f} ms)")
+        if reduced > 1:
+            h, w = frame.shape[:2]
+            print(f"  (over {MAX_PIXELS // 1_000_000} megapixels: read at 1/{reduced} size, "
+                  f"{w}x{h}; boxes are in the photo's own pixels)")
         for d in reading.dice:
             shown = f"{d.value * 10:02d}" if d.kind == "percentile" else str(d.value)
             print(f"  {d.kind:10s} {shown:>3s}  box {d.box}  confidence {d.confidence:.2f}")

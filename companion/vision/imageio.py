@@ -80,27 +80,55 @@ def load_image(path: Path) -> np.ndarray:
     return decode_image(data, str(path))
 
 
-def _check_header_size(buf: np.ndarray, name: str) -> None:
-    """Refuse images whose header claims too many pixels, before decoding them.
+#: JPEGs over MAX_PIXELS are decoded at 1/2, 1/4 or 1/8 of their size (libjpeg scales
+#: while decoding, so the full-size picture never exists in memory): a 48 or 50 MP phone
+#: photo shows its dice at several hundred pixels, far more than the reader needs.
+JPEG_REDUCTIONS = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                   (8, cv2.IMREAD_REDUCED_COLOR_8))
 
-    A tiny file can claim to be 100000x100000 pixels (a "decompression bomb"); Pillow reads
-    only the header here, so this costs microseconds.
+
+def _header(buf: np.ndarray, name: str) -> tuple[int, int, str] | None:
+    """(width, height, format) from the image's header alone, or None if Pillow cannot tell.
+
+    Read before decoding, so a tiny file that claims to be 100000x100000 pixels (a
+    "decompression bomb") costs microseconds, not gigabytes.
     """
     try:
         from PIL import Image
     except ImportError:  # Pillow is a dependency, but the reader must not need it.
-        return
+        return None
     try:
         with Image.open(io.BytesIO(buf.tobytes())) as im:
-            w, h = im.size
+            return im.size[0], im.size[1], str(im.format)
     except Image.DecompressionBombError as e:
         raise VisionError(f"{name} claims a huge size, too large to decode safely; use at "
                           f"most {MAX_PIXELS // 1_000_000} megapixels") from e
     except Exception:  # unknown to Pillow: let OpenCV have its say
-        return
-    if w * h > MAX_PIXELS:
-        raise VisionError(f"{name} is {w}x{h} pixels, too large; use at most "
-                          f"{MAX_PIXELS // 1_000_000} megapixels")
+        return None
+
+
+def decoding_reduction(width: int, height: int, image_format: str, name: str) -> tuple[int, int]:
+    """(factor, cv2 imread flag) to decode an image of this size within MAX_PIXELS.
+
+    Factor 1 for most; a JPEG too large for that is decoded smaller; anything else too
+    large is refused.
+    """
+    if width * height <= MAX_PIXELS:
+        return 1, cv2.IMREAD_COLOR
+    if image_format == "JPEG":
+        for factor, flag in JPEG_REDUCTIONS:
+            if (width // factor) * (height // factor) <= MAX_PIXELS:
+                return factor, flag
+    advice = "" if image_format == "JPEG" else " (or save it as JPEG, which is read smaller)"
+    raise VisionError(f"{name} is {width}x{height} pixels, too large; use at most "
+                      f"{MAX_PIXELS // 1_000_000} megapixels{advice}")
+
+
+def image_reduction(path: Path) -> int:
+    """By how much `load_image` shrinks this file as it decodes it (1: not at all)."""
+    buf = np.fromfile(str(path), dtype=np.uint8)
+    header = _header(buf, str(path))
+    return 1 if header is None else decoding_reduction(*header, str(path))[0]
 
 
 def decode_image(data: np.ndarray | bytes, name: str = "image") -> np.ndarray:
@@ -108,11 +136,10 @@ def decode_image(data: np.ndarray | bytes, name: str = "image") -> np.ndarray:
     buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data
     if buf.size == 0:
         raise VisionError(f"{name} is empty")
-    # Check the header's claimed size before decoding so a tiny file that claims to be
-    # 100000x100000 pixels (a "decompression bomb") cannot exhaust memory.
-    _check_header_size(buf, name)
+    header = _header(buf, name)
+    flag = cv2.IMREAD_COLOR if header is None else decoding_reduction(*header, name)[1]
     try:
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        img = cv2.imdecode(buf, flag)
     except cv2.error as e:
         raise VisionError(f"{name} is not an image OpenCV can decode ({e.msg.strip()})") from e
     if img is None:

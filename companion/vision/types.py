@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 KINDS = ("d6", "d10", "percentile")
@@ -47,6 +47,20 @@ class FrameReading:
     dice: tuple[DieReading, ...]
     unreadable: tuple[UnreadableDie, ...]
     millis: float
+
+    def scaled(self, factor: int) -> FrameReading:
+        """The same reading with its boxes in the pixels of a picture `factor` times as
+        large (a photo decoded at a reduced size, see `imageio.JPEG_REDUCTIONS`)."""
+
+        def grown(box: Box) -> Box:
+            x, y, w, h = box
+            return x * factor, y * factor, w * factor, h * factor
+
+        return replace(
+            self,
+            dice=tuple(replace(d, box=grown(d.box)) for d in self.dice),
+            unreadable=tuple(replace(u, box=grown(u.box)) for u in self.unreadable),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form used by ``companion dice read --json``."""

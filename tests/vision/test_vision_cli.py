@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from companion import config
-from companion.vision import VisionError, compose_tray
+from companion.vision import VisionError, compose_tray, imageio
 from companion.vision.cli import add_commands
 from companion.vision.compose import DATA_DIR
 from companion.vision_bridge import make_reader
@@ -151,3 +151,27 @@ def test_the_main_cli_gives_one_line_not_a_traceback(
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith(f"error: {says}")
+
+
+def test_a_photo_over_the_pixel_limit_is_read_smaller_with_boxes_in_its_own_pixels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 48 MP phone photo, played by a sample doubled in size under a limit that the
+    # doubled photo is over and the sample is not.
+    sample = cv2.imread(str(DATA_DIR / "sample-1.jpg"))
+    h, w = sample.shape[:2]
+    phone = tmp_path / "phone.jpg"
+    cv2.imwrite(str(phone), cv2.resize(sample, (2 * w, 2 * h)), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    monkeypatch.setattr(imageio, "MAX_PIXELS", w * h)
+    as_decoded = tmp_path / "as-decoded.png"  # the very pixels the reader gets, losslessly
+    cv2.imwrite(str(as_decoded), imageio.load_image(phone))
+    store = str(tmp_path / "none")
+    assert _run(["dice", "read", str(as_decoded), str(phone), "--json", "--store", store]) == 0
+    small, large = json.loads(capsys.readouterr().out)
+    assert small["decoded_at"] == 1 and large["decoded_at"] == 0.5
+    assert len(large["dice"]) == len(small["dice"]) > 10
+    for a, b in zip(small["dice"], large["dice"], strict=True):
+        assert b["box"] == [2 * v for v in a["box"]] and b["value"] == a["value"]
+    assert _run(["dice", "read", str(phone), "--store", store]) == 0
+    assert f"read at 1/2 size, {w}x{h}; boxes are in the photo's own pixels" in \
+        capsys.readouterr().out

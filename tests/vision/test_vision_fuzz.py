@@ -7,12 +7,13 @@ import struct
 import zlib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.vision import DiceReader, FrameReading, VisionError, load_image
+from companion.vision import DiceReader, FrameReading, VisionError, imageio, load_image
 from companion.vision.imageio import decode_image
 
 
@@ -109,3 +110,21 @@ def test_files(tmp_path: Path) -> None:
                         (tmp_path / "missing.png", "no such file"), (tmp_path, "folder")]:
         with pytest.raises(VisionError, match=words):
             load_image(path)
+
+
+def test_a_jpeg_over_the_limit_is_decoded_smaller_anything_else_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(imageio, "MAX_PIXELS", 100_000)
+    frame = np.zeros((480, 640, 3), np.uint8)  # 307,200 pixels: a quarter fits the limit
+    photo, drawing = tmp_path / "photo.jpg", tmp_path / "drawing.png"
+    cv2.imwrite(str(photo), frame)
+    cv2.imwrite(str(drawing), frame)
+    assert load_image(photo).shape == (240, 320, 3)
+    assert imageio.image_reduction(photo) == 2
+    with pytest.raises(VisionError, match=r"too large.*save it as JPEG"):
+        load_image(drawing)
+    # Even an eighth of this one is over: refused, not decoded.
+    cv2.imwrite(str(photo), np.zeros((2000, 4000, 3), np.uint8))
+    with pytest.raises(VisionError, match="4000x2000 pixels, too large; use at most"):
+        load_image(photo)
