@@ -340,8 +340,17 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                               f"(8 numbers, not {len(v)})")
         corners = list(zip(v[::2], v[1::2], strict=True))
     frames = list(grab_frames(args.source, args.camera, args.frames))
-    cal, picture = calibrate_from_frames(frames, tray=tray, die_px=args.die_px,
-                                         corners=corners)
+    die_px = args.die_px
+    reduced = max(map(image_reduction, image_paths(args.source)), default=1)
+    if reduced > 1:  # photos decoded smaller: what was given in their pixels comes along
+        tray = None if tray is None else (tray[0] // reduced, tray[1] // reduced,
+                                          tray[2] // reduced, tray[3] // reduced)
+        corners = None if corners is None else [(x / reduced, y / reduced) for x, y in corners]
+        die_px = die_px / reduced if die_px else die_px
+        print(f"the photos are over {MAX_PIXELS // 1_000_000} megapixels and are read at "
+              f"1/{reduced} size; --tray, --corners and --die-px are taken in their own "
+              "pixels", file=sys.stderr)
+    cal, picture = calibrate_from_frames(frames, tray=tray, die_px=die_px, corners=corners)
     if not cv2.imwrite(str(args.picture), picture):
         raise VisionError(f"cannot write the calibration picture to {args.picture}")
     if args.config is None:

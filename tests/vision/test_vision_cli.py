@@ -175,3 +175,18 @@ def test_a_photo_over_the_pixel_limit_is_read_smaller_with_boxes_in_its_own_pixe
     assert _run(["dice", "read", str(phone), "--store", store]) == 0
     assert f"read at 1/2 size, {w}x{h}; boxes are in the photo's own pixels" in \
         capsys.readouterr().out
+
+
+def test_calibrating_from_a_photo_read_smaller_takes_the_tray_in_its_own_pixels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phone = tmp_path / "phone.jpg"  # 1280x1280, over the limit below: read at 640x640
+    cv2.imwrite(str(phone), cv2.resize(compose_tray([2, 5], "d6", random.Random(3)),
+                                       (1280, 1280)))
+    monkeypatch.setattr(imageio, "MAX_PIXELS", 640 * 640)
+    assert _run(["dice", "calibrate", "--from", str(phone), "--picture",
+                 str(tmp_path / "seen.jpg"), "--tray", "24,24,1180,1180"]) == 0
+    out, err = capsys.readouterr()
+    table = tomllib.loads(out)["dice"]["calibration"]
+    assert table["frame_size"] == [640, 640] and table["tray"] == [12, 12, 590, 590]
+    assert "read at 1/2 size; --tray, --corners and --die-px are taken in their own" in err
