@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from importlib import resources
 from typing import Any
+
+from rule_scripting import choice_keys
 
 from companion.rules import get_ruleset
 from companion.rules.core import (
@@ -100,8 +103,6 @@ class Play:
 
     def set_unit(self, name: str, **changes: Any) -> None:
         """Stand-in for earlier events: change a unit directly."""
-        from dataclasses import replace
-
         self.state = self.s.with_unit(replace(self.s.unit(name), **changes))
 
     def step(self) -> Any:
@@ -115,9 +116,7 @@ class Play:
         self.cues.extend(sorted(t.cues))
 
     def options(self) -> list[str]:
-        step = self.step()
-        assert isinstance(step, AwaitChoice), f"expected a choice, got {step}"
-        return [o.key for o in step.options]
+        return choice_keys(RULES, self.state)
 
     def prompt(self) -> str:
         step = self.step()
