@@ -72,6 +72,7 @@ from companion.ui.wording import (
     ordinal,
     pretty,
     rest_of,
+    subject,
     topic,
     where_on_tray,
     yes_no,
@@ -869,9 +870,11 @@ class Box:
         return f"{len(read)} of {counted(request.dice_count, 'die', 'dice')}"
 
     def _summary_screen(self, step: GameOver) -> Screen:
-        lines = (*step.summary, *self.session.describe())
-        winner = step.winner or "Draw"
-        big = first_fitting("big", f"{winner} win", winner)
+        # Most rules end their summary with the state's description: not said twice.
+        lines = (*step.summary,
+                 *(line for line in self.session.describe() if line not in step.summary))
+        # "won" agrees with a side of one name or many ("Garrison", "Besiegers").
+        big = first_fitting("big", f"{step.winner} won", step.winner) if step.winner else "Draw"
         return Screen("summary", "Game over", big=big, lines=lines, footer="hold SEL: menu")
 
     def _entry_screen(self, entry: Entry) -> Screen:
@@ -962,7 +965,7 @@ class Box:
         lines += list(outcome.changes or outcome.details[-2:])
         title = "Result"
         if request is not None:
-            named_by = [check_title(request.reason) or ""]
+            named_by = [check_title(request.reason) or "", *subject(request.reason)]
             named_by += [capital(g.label) for g in request.groups[:1] if g.count]
             title = first_fitting("title", capital(request.reason),
                                   *map(capital, topic(request.reason)), *named_by, "Result")

@@ -180,7 +180,8 @@ def demo(args: argparse.Namespace) -> int:
         presser.press(button, long)
         box.pump()
 
-    table = SimTable(box, rng, fingers=Fingers(press), draw_chip=draw_chip, camera=camera.read)
+    table = SimTable(box, rng, fingers=Fingers(press), draw_chip=draw_chip, camera=camera.read,
+                     on_choice=lambda label: print(f"  > {label}"))
 
     print(f"=== {ruleset.title}: {scenario.title} (simulated box, seed {args.seed}) ===")
     box.start()
@@ -197,9 +198,7 @@ def demo(args: argparse.Namespace) -> int:
             from companion.box import DeviceFault
 
             box.handle(DeviceFault("camera", "simulated camera unplugged"))
-        did = table.act()
-        if did.startswith("choose "):
-            print(f"  > {did.removeprefix('choose ')}")
+        table.act()
         inputs += 1
     reader.close()
     elapsed = time.perf_counter() - started

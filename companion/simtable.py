@@ -72,6 +72,7 @@ class SimTable:
         draw_chip: Callable[[str], None] | None = None,
         camera: Camera = perfect_camera,
         first_choice_bias: float = 0.6,
+        on_choice: Callable[[str], None] | None = None,
     ) -> None:
         self.box = box
         self.rng = rng
@@ -79,6 +80,8 @@ class SimTable:
         self.draw_chip = draw_chip or (lambda chip: box.handle(TagSeen(sim_uid(chip), chip)))
         self.camera = camera
         self.first_choice_bias = first_choice_bias
+        # Told an option's label before pressing it, so what the choice leads to is said after.
+        self.on_choice = on_choice
         # The faces of the last throw as they lie, and which throw of which roll it was
         # (the journal's length then, the throw's index).
         self.on_tray: tuple[int, int, list[int]] = (-1, -1, [])
@@ -121,6 +124,8 @@ class SimTable:
                 len(step.options))
             for _ in range(index):
                 self.press("down")
+            if self.on_choice is not None:
+                self.on_choice(step.options[index].label)
             self.press("select")
             return f"choose {step.options[index].label}"
         if isinstance(step, AwaitRoll):

@@ -268,6 +268,16 @@ def topic(reason: str) -> tuple[str, ...]:
     return (topic.strip(),) if colon and topic.strip() else ()
 
 
+def subject(reason: str) -> tuple[str, ...]:
+    """Who acts in a reason's topic, the words before " at " ("Tower bows" of
+    "Tower bows at the defenders on East wall: ..."), as a still shorter title."""
+    for shorter in topic(reason):
+        who, at, _ = shorter.partition(" at ")
+        if at and who.strip():
+            return (who.strip(),)
+    return ()
+
+
 def rest_of(reason: str, title: str) -> str:
     """What a title taken from the reason leaves to say in the body."""
     topic, colon, rest = reason.partition(":")

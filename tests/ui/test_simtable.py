@@ -166,3 +166,13 @@ def test_the_demo_keeps_its_journal_where_it_is_told(
     # A second demo into the same file would overwrite a game: it is refused, clearly.
     assert main(["demo", "--journal", str(path)]) == 2
     assert "already holds a game" in capsys.readouterr().err
+
+
+def test_the_demo_says_a_choice_before_what_it_leads_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["demo", "--system", "fortboard", "--seed", "5", "--max-inputs", "120",
+          "--journal", str(tmp_path / "demo.sqlite3")])
+    lines = capsys.readouterr().out.splitlines()
+    passing = next(i for i, line in enumerate(lines) if line.startswith("  The move passes"))
+    assert lines[passing - 1] == "  > End move"

@@ -32,6 +32,10 @@ def finish(rig: Rig, table: SimTable, system: str) -> None:
     assert table.finished(), f"{system}: no end after {len(rig.screens)} screens"
     assert isinstance(rig.box.step, GameOver)
     assert rig.screen.kind == "summary"
+    summary = rig.screen
+    assert len(set(summary.lines)) == len(summary.lines), f"{system}: {summary.lines}"
+    winner = rig.box.step.winner
+    assert summary.big in ("Draw", f"{winner} won", winner)
     assert "game_over" in rig.tunes
     assert replay(rig.events()).fingerprint() == rig.session.record.fingerprint()
     cut = {c for screen in rig.screens for c in layout(screen).cut}

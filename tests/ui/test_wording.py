@@ -15,6 +15,8 @@ from companion.ui.wording import (
     headline,
     named_outcomes,
     odds_line,
+    subject,
+    topic,
     where_on_tray,
 )
 
@@ -128,3 +130,26 @@ def test_the_maxim_s_pre_roll_line_counts_its_6s_dice() -> None:
     params = action.complete_params({"side": "FFL", "cover": "none"})
     line = odds_line(action.odds(params), action.request(params).groups)
     assert line.startswith("avg 4.0 hits (4.8 with 6s' dice), >99% 1+")
+
+
+@pytest.mark.parametrize(("reason", "topics", "who"), [
+    ("Tower bows at the defenders on East wall: Missile fire, 2-3 spaces away",
+     ("Tower bows at the defenders on East wall",), ("Tower bows",)),
+    ("Activation toss: a d10 each", ("Activation toss",), ()),
+    ("Morale test for the Legion", (), ()),
+])
+def test_a_long_topic_gives_way_to_who_acts(
+        reason: str, topics: tuple[str, ...], who: tuple[str, ...]) -> None:
+    """A result titled by the shooter, not by the kind of bow it carries."""
+    assert topic(reason) == topics
+    assert subject(reason) == who
+
+
+@pytest.mark.parametrize("fights", [0, 1, 3, 12, 40])
+def test_a_fortboard_melee_count_reads_whole_in_big_letters(fights: int) -> None:
+    from companion.rules.fortboard.game import MELEE_WINS
+    from companion.ui.screens import fits_line
+
+    shown = headline(Outcome(fights, MELEE_WINS))
+    assert shown.startswith(f"{fights} win")
+    assert fits_line("big", shown)

@@ -34,7 +34,7 @@ from companion.rules.core import (
     counted,
 )
 from companion.rules.fortboard import actions, artillery, board, engines, melee, movement, tables
-from companion.rules.fortboard.layout import BRIDGE, FOOT
+from companion.rules.fortboard.layout import BRIDGE, FOOT, sentence
 from companion.rules.fortboard.scenario import layout_of, unit_place
 from companion.rules.fortboard.state import (
     ATTACKER,
@@ -48,6 +48,9 @@ from companion.rules.fortboard.state import (
 )
 
 COMBAT = "combat"
+# A melee's count, short enough for the result screen's big line at any number of
+# fights ("fights won by the attacker" showed as a bare "3 fights").
+MELEE_WINS = "wins for attacker"
 
 
 @dataclass
@@ -749,7 +752,7 @@ def _melee_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
             return request, None
         p = melee.fight_chances(_fig_value(state, a), _fig_value(state, d))[melee.ATTACKER_WINS]
         total = odds_helpers.add(total, {1: p, 0: 1 - p})
-    return request, Odds("fights won by the attacker", total)
+    return request, Odds(MELEE_WINS, total)
 
 
 _ROLL_ASKS = {
@@ -801,8 +804,9 @@ def _on_menu(state: GameState, key: str, out: Out) -> GameState:
         return state.push(Ask("cat_target", (rest,)))
     if verb == "ram":
         target = layout.place(rest).faces
-        out.log.append(f"The ram at {rest} batters {target}")
-        return _attack_structure(state, target, f"Ram {rest}", out)
+        engine = state.layout.engine_name(rest)
+        out.log.append(sentence(f"{engine} batters {target}"))
+        return _attack_structure(state, target, sentence(engine), out)
     if verb == "bridge":
         return _lower_bridge(state, rest, out)
     if verb == "douse":
@@ -815,7 +819,7 @@ def _on_menu(state: GameState, key: str, out: Out) -> GameState:
         state = replace(state, spent=state.spent | {key})
         return state.push(Ask("weapon_target", (rest,)))
     assert verb == "oil"
-    out.log.append(f"Burning oil is set before the assault tower at {rest}")
+    out.log.append(f"Burning oil is set before {state.layout.engine_name(rest)}")
     return replace(
         state,
         burning=pair_set(state.burning, rest, 0),
@@ -839,7 +843,8 @@ def _lower_bridge(state: GameState, station: str, out: Out) -> GameState:
     for f in batch:
         state = state.with_figure(replace(f, place=bridge))
     state = replace(state, moved=state.moved | set(ids))
-    out.log.append(f"The assault tower at {station} lowers its bridge: {len(ids)} onto it")
+    engine = state.layout.engine_name(station)
+    out.log.append(sentence(f"{engine} lowers its bridge: {len(ids)} onto it"))
     fighters = tuple(f.id for f in batch if f.kind not in tables.MISSILE_KINDS)
     state = state.push(Ask("land", (wall,), fighters), Ask("reaction", (wall, "bridge"), ids))
     archers = tuple(f.id for f in batch if f.kind in tables.MISSILE_KINDS)
@@ -899,7 +904,7 @@ def _on_reaction(state: GameState, key: str, out: Out) -> GameState:
         foot = state.layout.foot_of(wall)
         climbers = [f for f in _alive(state, ask.ids) if f.place == foot]
         reached = _hit_order(climbers)[: _weapon_reach(state, weapon)]
-        out.log.append(f"{weapon} pours down on the climbers at {wall}")
+        out.log.append(f"{weapon}: used on the climbers at {wall}")
         state = state.push(Ask("reaction", ask.args, ask.ids, ask.more))
         return state.push(Ask("weapon_roll", (weapon, "climb"), tuple(f.id for f in reached)))
     unit = key[5:]
@@ -935,11 +940,12 @@ def _on_catapult_target(state: GameState, key: str, out: Out) -> GameState:
     station = state.top.args[0]
     state = state.pop()
     if key == "interior":
-        out.log.append(f"The catapult at {station} shoots into the fort")
+        out.log.append(sentence(f"{state.layout.engine_name(station)} shoots into the fort"))
         return state.push(Ask("interior_roll"))
     target = key[4:]
-    out.log.append(f"The catapult at {station} shoots at {target}")
-    return _attack_structure(state, target, f"Catapult {station}", out)
+    engine = sentence(state.layout.engine_name(station))
+    out.log.append(f"{engine} shoots at {target}")
+    return _attack_structure(state, target, engine, out)
 
 
 def _attack_structure(state: GameState, target: str, source: str, out: Out) -> GameState:
@@ -1044,10 +1050,10 @@ def _on_replace_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameS
         else:
             going = going[: min(outcome.headline, board.room(state, dest, ATTACKER))]
         state, log = movement.place_figures(state, tuple(going), dest, movement.REPLACE)
-        out.log.append(f"{unit} rolls {rolled}: picked up and placed")
+        out.log.append(f"{unit}: rolled {rolled}, picked up and placed")
         out.log.extend(log)
         return replace(state, moved=state.moved | whole_group)
-    out.log.append(f"{unit} rolls {rolled}: needs a 6, they stay at {place}")
+    out.log.append(f"{unit}: rolled {rolled}, needs a 6; they stay at {place}")
     return replace(state, moved=state.moved | whole_group)
 
 
@@ -1064,7 +1070,7 @@ def _on_missile_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameS
         for f in targets[: outcome.headline]:
             state = _kill(state, f, out)
         if not board.at(state, ask.args[1], ATTACKER):
-            out.log.append(f"The catapult at {ask.args[1]} has no crew left")
+            out.log.append(sentence(f"{state.layout.engine_name(ask.args[1])} has no crew left"))
         return state
     outcome = _resolve("missile-fire", _missile_params(shooters, ask.args[2]), dice)
     out.outcome = outcome
@@ -1180,7 +1186,8 @@ def _station_hit(state: GameState, station: str, out: Out) -> GameState:
     if board.engine_intact(state, station):
         hits = pair_get(state.hits, station) + 1
         state = replace(state, hits=pair_set(state.hits, station, hits))
-        out.log.append(f"The engine at {station} is hit ({hits}/{tables.ENGINE_HITS_TO_DESTROY})")
+        out.log.append(sentence(
+            f"{state.layout.engine_name(station)} is hit ({hits}/{tables.ENGINE_HITS_TO_DESTROY})"))
         return _maybe_engine_destroyed(state, station, out)
     crew = board.at(state, station, ATTACKER)
     if not crew:
@@ -1194,7 +1201,7 @@ def _station_hit(state: GameState, station: str, out: Out) -> GameState:
 def _maybe_engine_destroyed(state: GameState, station: str, out: Out) -> GameState:
     if board.engine_intact(state, station):
         return state
-    out.log.append(f"The engine at {station} is destroyed")
+    out.log.append(sentence(f"{state.layout.engine_name(station)} is destroyed"))
     state = replace(state, burning=pair_drop(state.burning, station))
     crew = tuple(f.id for f in _engine_contents(state, station))
     if crew:
@@ -1235,7 +1242,8 @@ def _on_weapon_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSt
         out.outcome = outcome
         hits = min(pair_get(state.hits, station) + outcome.headline, tables.ENGINE_HITS_TO_DESTROY)
         state = replace(state, hits=pair_set(state.hits, station, hits))
-        out.log.append(f"{weapon} scores {outcome.headline} on the engine at {station}")
+        out.log.append(f"{weapon} against {state.layout.engine_name(station)}: "
+                       f"{outcome.headline} hit{'' if outcome.headline == 1 else 's'}")
         return _maybe_engine_destroyed(state, station, out)
     shares = _weapon_shares(state, ask)
     state = state.pop()
@@ -1311,7 +1319,7 @@ def _on_douse_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
     if outcome.headline:
         out.log.append(f"The fire at {station} is put out")
         return replace(state, burning=pair_drop(state.burning, station))
-    out.log.append(f"The assault tower at {station} still burns")
+    out.log.append(sentence(f"{state.layout.engine_name(station)} still burns"))
     return state
 
 
@@ -1377,7 +1385,7 @@ def _on_melee_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
                     state = state.with_figure(replace(alive_d, may_return=True))
     out.outcome = Outcome(
         won,
-        "fights won by the attacker",
+        MELEE_WINS,
         effects=frozenset({"killed"}) if killed else frozenset(),
         details=tuple(out.log),
     )
@@ -1420,7 +1428,8 @@ def _after_contact(state: GameState, contact: str, out: Out) -> GameState:
     if contact.startswith("place:") and p.equipment == "catapult" and taken:
         for f in board.at(state, place, DEFENDER):
             state = state.with_figure(replace(f, may_return=True))
-        out.log.append(f"The catapult at {place} is taken: its raiders may go back in")
+        engine = state.layout.engine_name(place)
+        out.log.append(sentence(f"{engine} is taken: its raiders may go back in"))
     return state
 
 
@@ -1444,7 +1453,7 @@ _ROLL_HANDLERS = {
 def _end_phase(state: GameState, out: Out) -> GameState:
     state = replace(state, moved=frozenset(), fired=frozenset(), used=frozenset(), left_fort=0)
     if state.phase == ATTACKER:
-        out.log.append(f"{state.sides[0]} ends the move; {state.sides[1]} moves")
+        out.log.append(f"The move passes from {state.sides[0]} to {state.sides[1]}")
         return replace(state, phase=DEFENDER, stack=(Ask("menu"),))
     out.log.append(f"Turn {state.turn}: combat")
     return replace(state, phase=COMBAT, contacts=board.contacts(state), stack=(Ask("combat"),))
@@ -1476,8 +1485,9 @@ def _end_turn(state: GameState, out: Out) -> GameState:
     burning = state.burning
     for station, turns in burning:
         turns += 1
+        engine = sentence(state.layout.engine_name(station))
         if engines.oil_burnt_out(turns):
-            out.log.append(f"The assault tower at {station} burns down with all inside")
+            out.log.append(f"{engine} burns down with all inside")
             for f in _engine_contents(state, station):
                 state = _kill(state, f, out)
             state = replace(
@@ -1487,9 +1497,7 @@ def _end_turn(state: GameState, out: Out) -> GameState:
             )
         else:
             state = replace(state, burning=pair_set(state.burning, station, turns))
-            out.log.append(
-                f"The assault tower at {station} burns ({turns}/{tables.OIL_BURN_TURNS})"
-            )
+            out.log.append(f"{engine} burns ({turns}/{tables.OIL_BURN_TURNS})")
     out.cues.add("turn_end")
     state = replace(state, spent=frozenset(), busy=frozenset())
     state = _check_victory(state, out)
@@ -1608,19 +1616,19 @@ def _land(state: GameState, ask: Ask, out: Out) -> GameState:
 
 
 def _summary(state: GameState) -> tuple[str, ...]:
-    lines = [f"{state.winner} wins: {state.end_reason}" if state.winner else "Game over"]
-    return (*lines, *describe(state))
+    return describe(state)  # its first line says who won and why
 
 
 def describe(state: GameState) -> tuple[str, ...]:
     phase = {
-        ATTACKER: state.sides[0] + " moves",
-        DEFENDER: state.sides[1] + " moves",
+        ATTACKER: state.sides[0] + " move",
+        DEFENDER: state.sides[1] + " move",
         COMBAT: "combat",
     }[state.phase]
     lines = [f"Turn {state.turn}/{state.layout.turn_limit}: {phase}"]
     if state.over:
-        lines[0] = f"Over on turn {state.turn}: {state.winner} ({state.end_reason})"
+        who = f"{state.winner} won" if state.winner else "Game over"
+        lines[0] = f"{who} on turn {state.turn}: {state.end_reason}"
     for side in (ATTACKER, DEFENDER):
         figures = board.alive(state, side)
         wounded = sum(1 for f in figures if f.wounded)

@@ -118,10 +118,29 @@ class Layout:
     def label(self, name: str) -> str:
         return self.labels.get(name, name)
 
+    def engine_name(self, station: str) -> str:
+        """How the log names the engine at a station: the station's own name where it
+        already says what stands there ("N catapult", "E siege tower"), or else
+        "the ram at Gate road". Starts a sentence through `sentence`."""
+        kind = self.place(station).equipment
+        word = _ENGINE_WORDS.get(kind, "engine")
+        if word.split()[-1] in station.lower().split():
+            return station
+        return f"the {word} at {station}"
+
     def wall_facing(self, station: str) -> str:
         """The wall a station stands before (a station at the gate: the front wall)."""
         faces = self.place(station).faces
         return self.front if self.place(faces).kind == "gate" else faces
+
+
+# The last word is the one a station's name may already carry ("E siege tower").
+_ENGINE_WORDS = {"catapult": "catapult", "ram": "ram", "assault_tower": "assault tower"}
+
+
+def sentence(text: str) -> str:
+    """Text with its first letter raised, to start a log line."""
+    return text[:1].upper() + text[1:]
 
 
 _COMPASS = {"North": "N", "East": "E", "South": "S", "West": "W"}

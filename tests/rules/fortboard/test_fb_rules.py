@@ -78,7 +78,7 @@ def test_replacement_needs_a_six() -> None:
     state, _ = play(state, "move:Foot")
     assert "to:Camp" in options_of(state)
     state, log = play(state, "to:Camp", (5,))
-    assert "needs a 6" in log[-1]
+    assert log[-1] == "Foot: rolled 5, needs a 6; they stay at N wall foot"
     assert set(where(state, "Foot")) == {"N wall foot"}
     assert "move:Foot" not in options_of(state)  # that was their move
 
@@ -224,7 +224,7 @@ def test_those_lined_up_behind_climb_when_a_space_frees() -> None:
 def test_a_wall_weapon_pours_down_on_climbers_before_they_reach_the_top() -> None:
     state = new_game(foot_and_guard(foot=5, guard=1, guard_at="E wall"))
     state, log = play(state, "move:Foot", "to:N wall", "weapon:Oil")
-    assert log == ["Foot: 4 set ladders against N wall", "Oil pours down on the climbers at N wall"]
+    assert log == ["Foot: 4 set ladders against N wall", "Oil: used on the climbers at N wall"]
     request = roll_request(state).request
     assert [g.count for g in request.groups] == [4, 4]
     # two spaces reach two climbers, two attempts each: Foot #1 killed, Foot #2 unhurt
@@ -336,7 +336,7 @@ def test_defender_guns_pick_a_numbered_station() -> None:
     assert "Left gun rolls 2: Camp" in log
     assert "Foot #1 is killed" in log
     state, log = play(state, "gun:Right gun", (3,))
-    assert "The engine at Ram is hit (1/6)" in log
+    assert "Ram is hit (1/6)" in log
 
 
 def test_unnumbered_target_misses() -> None:
@@ -454,13 +454,13 @@ def test_wall_weapon_hits_a_ram_below() -> None:
     state, _ = play(in_phase(_ram_at_the_gate(), DEFENDER), "weapon:Oil")
     assert "engine:Ram" in options_of(state)
     state, log = play(state, "engine:Ram", (6, 6, 6, 6, 1, 1, 1, 1))
-    assert "Oil scores 4 on the engine at Ram" in log
+    assert "Oil against Ram: 4 hits" in log
 
 
 def test_an_engine_counts_no_more_than_the_six_hits_that_destroy_it() -> None:
     state = replace(in_phase(_ram_at_the_gate(), DEFENDER), hits=(("Ram", 4),))
     state, log = play(state, "weapon:Oil", "engine:Ram", (6, 6, 6, 6, 1, 1, 1, 1))
-    assert "The engine at Ram is destroyed" in log
+    assert "Ram is destroyed" in log
     assert ("Ram", 6) in state.hits
     assert any("Ram 6/6" in line for line in RULESET.describe(state))
 
@@ -646,7 +646,7 @@ def test_ram_batters_the_gate() -> None:
 def test_six_hits_destroy_a_ram_and_d6_crew_survive() -> None:
     state = replace(in_phase(_ram_at_the_gate(), DEFENDER), hits=(("Ram", 5),))
     state, log = play(state, "gun:Left gun", (3,))
-    assert "The engine at Ram is destroyed" in log
+    assert "Ram is destroyed" in log
     state, log = play(state, (1,))
     assert "Crew #2 is killed" in log
     state, log = play(state, "to:Camp")
@@ -878,7 +878,7 @@ def test_survivors_of_a_broken_tower_include_the_bridge() -> None:
     state, _ = play(state, "bridge:Siege", "end")
     state = replace(state, hits=(("Siege", 5),))
     state, log = play(state, "gun:Left gun", (4,))
-    assert "The engine at Siege is destroyed" in log
+    assert "The assault tower at Siege is destroyed" in log
     state, log = play(state, (2,))
     assert log == ["Troop #3 is killed", "Troop #4 is killed", "2 get out of the wreck at Siege"]
 
@@ -1133,7 +1133,7 @@ def test_option_replacement_is_one_die_a_figure() -> None:
     assert request.dice_count == 4
     assert request.reason == "Foot: N wall foot to Camp, Attacker re-placement"
     state, log = play(state, (6, 2, 6, 1))
-    assert log[0] == "Foot rolls 6 2 6 1: picked up and placed"
+    assert log[0] == "Foot: rolled 6 2 6 1, picked up and placed"
     assert sorted(where(state, "Foot")) == ["Camp", "Camp", "N wall foot", "N wall foot"]
     assert "move:Foot" not in options_of(state)  # the others' move is spent
 
@@ -1279,14 +1279,14 @@ def test_the_attacker_wins_when_no_defender_is_left_and_the_defender_likewise() 
     state, _ = play(_end_both(state), (6, 1))
     step = RULESET.next_step(state)
     assert isinstance(step, GameOver)
-    assert step.summary[0] == "Red wins: no defender is left"
+    assert step.summary[0] == "Red won on turn 1: no defender is left"
     state = new_game([*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER])
     state = replace(state, figures=tuple(f for f in state.figures if f.unit != "Reserve"))
     state = _set(state, "Foot", wounded=True)
     state, _ = play(_end_both(state), (1, 6))
     step = RULESET.next_step(state)
     assert isinstance(step, GameOver)
-    assert step.summary[0] == "Blue wins: no attacker is left"
+    assert step.summary[0] == "Blue won on turn 1: no attacker is left"
 
 
 def test_option_a_wall_hit_wounds_no_one() -> None:

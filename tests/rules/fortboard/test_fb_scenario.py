@@ -194,3 +194,18 @@ def test_the_fort_gets_a_foot_for_each_wall_and_a_bridge_for_each_assault_tower(
     # the wall beside the barracks opens into the courtyard; the E wall reaches it by the tower
     assert "Courtyard" in layout.place("N wall").adjacent
     assert "Courtyard" not in layout.place("E wall").adjacent
+
+
+@pytest.mark.parametrize(("raw", "station", "named"), [
+    (example_raw(), "N catapult", "N catapult"),
+    (example_raw(), "S ram", "S ram"),
+    (example_raw(), "E siege tower", "E siege tower"),
+    (raw_fort(), "Ram", "Ram"),
+    (raw_fort(), "Cat", "the catapult at Cat"),
+    (raw_fort(), "Siege", "the assault tower at Siege"),
+])
+def test_an_engine_is_named_once(raw: dict[str, Any], station: str, named: str) -> None:
+    """A station called "N catapult" is not "the catapult at N catapult" in the log."""
+    from companion.rules.fortboard.scenario import layout_of
+
+    assert layout_of(RULESET.load_scenario(raw)).engine_name(station) == named
