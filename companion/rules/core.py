@@ -71,7 +71,10 @@ class RollRequest:
 
     reason: str  # "FFL fire at 12 figures in light cover"
     groups: tuple[DiceGroup, ...]
-    secret: bool = False  # the result is journaled but not shown until revealed
+    # The result is journaled but not shown until revealed, and so is everything the
+    # transition that takes it logs, since any line could give it away: what the table must
+    # hear at once (a sortie that got through) waits for the next step to say it.
+    secret: bool = False
 
     @property
     def dice_count(self) -> int:

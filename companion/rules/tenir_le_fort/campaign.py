@@ -27,7 +27,7 @@ def _d6(reason: str, label: str, meaning: str, *, secret: bool = False, n: int =
 
 def reinforcement_day_request() -> RollRequest:
     return _d6(
-        "referee's secret roll: the day the relief column arrives",
+        "the day the relief column arrives",
         "relief day",
         "1: day 5, 2-3: day 4, 4-5: day 3, 6: day 2",
         secret=True,
@@ -53,7 +53,7 @@ REINFORCEMENT_DAY = dice_total_action(
 
 def reinforcement_arrival_request() -> RollRequest:
     return _d6(
-        "referee's secret roll: is the relief column here?",
+        "is the relief column here?",
         "relief",
         "5-6 on the relief day: it arrives",
         secret=True,

@@ -129,7 +129,7 @@ class Bout:
         else:
             won, name, loser, die, total = "defender_won", "attacker", self.attacker, a_die, a_total
         result = loser.loses(die, total, from_total=self.from_total)
-        lines.append(f"the {name} ({loser.side}) loses with {die}: {result}")
+        lines.append(f"the {name} ({loser.side}) loses with {die}: {LOSER_WORDS[result]}")
         effects = {won, result.replace(" ", "_")}
         if result in ("wounded", "fell back"):
             effects.update({"pinned", "fell_back"})
@@ -147,6 +147,14 @@ class Bout:
 
 
 HEADLINE = "attacker wins"
+
+# what happens to a figure that loses, as the referee reads it out
+LOSER_WORDS: dict[str, str] = {
+    "killed": "killed",
+    "wounded": "wounded, falls back",
+    "fell back": "falls back",
+    "surrendered": "surrenders",
+}
 
 
 SIDE_LEADERS: dict[str, tuple[str, ...]] = {

@@ -41,7 +41,7 @@ def judge(p: Params, total: int) -> Judgement:
     if total == t.DYNAMITE_DUD:
         return 0, frozenset({"dud"}), ("12: a dud",)
     effects: set[str] = set()
-    lines = [f"{total}: {total} {'points of damage to the gate' if gate else 'hits'}"]
+    lines = [f"{total}: {total} {'points of damage to the gate' if gate else 'hits on the unit'}"]
     if gate:
         done = int(p["gate_damage"]) + total
         if done >= t.GATE_HITS:

@@ -437,11 +437,11 @@ class GunShot:
 
     def request(self) -> RollRequest:
         if self.bonus:
-            reason = f"{self.gun} rolls again for 6s"
+            reason = f"{t.GUN_WORDS[self.gun]} rolls again for 6s"
         elif self.jammed:
             reason = "jammed Maxim: clearing roll"
         else:
-            reason = f"{self.side} {self.gun} fire"
+            reason = f"{self.side} {t.GUN_WORDS[self.gun]} fire"
         faces = sorted(self.hit_faces)
         meaning = f"{faces[0]}-{faces[-1]} hits; 6s roll again"
         if self.gun == "maxim" and not self.bonus:
@@ -568,7 +568,7 @@ def gun_dice(
 ) -> tuple[int, tuple[str, ...]]:
     """Firing dice of a heavy weapon and the reasons it has fewer than full."""
     full = t.HEAVY_WEAPON_DICE[(side, gun)]
-    notes = [f"{side} {gun}: {full}d6"]
+    notes = [f"{side} {t.GUN_WORDS[gun]}: {full}d6"]
     if crew < 1:
         return 0, (*notes, "no crew: cannot fire")
     if ammo == "third":
@@ -608,7 +608,10 @@ def gun_shot(p: Params, gun: str) -> GunShot:
             False,
             False,
             False,
-            (f"on the wall the {gun} cannot fire within {t.WALL_MIN_RANGE[gun]} inches",),
+            (
+                f"on the wall the {t.GUN_WORDS[gun]} cannot fire "
+                f"within {t.WALL_MIN_RANGE[gun]} inches",
+            ),
         )
     pinned = bool(p["pinned"])
     dice, notes = gun_dice(side, gun, int(p["crew"]), str(p["ammo"]), pinned)

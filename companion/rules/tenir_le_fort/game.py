@@ -29,6 +29,7 @@ from companion.rules.core import (
     check_input,
     counted,
 )
+from companion.rules.grammar import plural_name
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
 from companion.rules.tenir_le_fort.movement import gun_can_move
@@ -64,6 +65,18 @@ class Tx:
 
 def other(side: str) -> str:
     return "Arab" if side == "FFL" else "FFL"
+
+
+def plural(s: GameState, name: str) -> bool:
+    """Whether a name takes a plural verb: a unit with a plural name ("Oasis Raiders"),
+    never a command figure or a leader with a unit, who is one man."""
+    unit = next((u for u in s.units if u.name == name), None)
+    return unit is not None and unit.kind != "leader" and plural_name(name)
+
+
+def does(s: GameState, name: str, singular: str, plural_form: str) -> str:
+    """A unit's name and the verb phrase that agrees with it: "Oasis Raiders fire"."""
+    return f"{name} {plural_form if plural(s, name) else singular}"
 
 
 def ask(
@@ -389,12 +402,9 @@ def _after_attack_now(s: GameState, key: str, tx: Tx) -> GameState:
     return _ask_sabotage(s)
 
 
-SORTIE_PHASES: tuple[str, ...] = ("over the wall", "desert to wall", "attack the target")
-
-
 def _phases(side: str) -> tuple[str, ...]:
     """The phases of a night operation: Arabs sneak in, the FFL sneak out."""
-    return t.SABOTAGE_PHASES if side == "Arab" else SORTIE_PHASES
+    return t.SABOTAGE_PHASES if side == "Arab" else t.SORTIE_PHASES
 
 
 def _ask_sabotage(s: GameState) -> GameState:
@@ -510,6 +520,14 @@ def _after_sabotage_roll(s: GameState, out: Outcome, tx: Tx) -> GameState:
         # the roll stays secret, the sentry's shout does not
         return ask(s, "party_spotted", "Sentry spots them!", [("ok", "Party destroyed")], phase)
     tx.say(f"Night operation, {phase}: unseen.")
+    if s.act.sabotage_phase + 1 == len(phases) and s.act.sabotage_target != "gate":
+        # the roll stays secret, but not the party's success: the referee must act on it,
+        # and the attack that follows must not start inside the secret
+        return ask(s, "party_through", "Party gets through!", [("ok", "Carry it out")], phase)
+    return _phase_succeeded(s, tx)
+
+
+def _after_party_through(s: GameState, key: str, tx: Tx) -> GameState:
     return _phase_succeeded(s, tx)
 
 
@@ -525,7 +543,12 @@ def _phase_succeeded(s: GameState, tx: Tx) -> GameState:
             "dynamite",
             {"use": "mine", "target": "gate", "gate_damage": min(s.gate_damage, 6)},
         )
-    tx.say("The operation succeeds; the referee applies its result.")
+    party = min(t.SABOTEUR_MAX_FIGURES, s.unit(s.act.sabotage_unit).figures)
+    what = "sets up the ambush" if s.act.sabotage_target == "ambush" else "applies its result"
+    tx.say(
+        f"The operation succeeds: the party of {party} from {s.act.sabotage_unit} gets through;"
+        f" the referee {what}."
+    )
     return _after_operation(s, tx)
 
 
@@ -643,8 +666,11 @@ def _after_deploy(s: GameState, key: str, tx: Tx) -> GameState:
     donor = s.config.tower_donor
     s = move_men(s, tw.name, donor, tw.figures)  # last attack's tower men rejoin first
     s = move_men(s, donor, tw.name, n)
-    climbers = f"{counted(n, 'legionnaire')} from {donor} {'climbs' if n == 1 else 'climb'}"
-    tx.say(f"The FFL deploy; {climbers} the tower.")
+    if n:
+        climbers = f"{counted(n, 'legionnaire')} from {donor} {'climbs' if n == 1 else 'climb'}"
+        tx.say(f"The FFL deploy; {climbers} the tower.")
+    else:
+        tx.say("The FFL deploy; nobody climbs the tower.")
     return _start_command_points(s, tx)
 
 
@@ -714,10 +740,16 @@ def _ask_resolve_cp(s: GameState, tx: Tx) -> GameState:
 def _after_resolve(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "resolve_failed" in out.effects:
         tx.cues.add("resolve_failed")
-        tx.say("Arab resolve fails: they fall back. The attack is over.")
+        tx.say(f"Arab resolve fails ({_resolve_sum(s, out)}): they fall back. The attack is over.")
         return _end_attack(s, tx, "the Arabs fell back")
-    tx.say("Arab resolve holds: the attack goes on.")
+    tx.say(f"Arab resolve holds ({_resolve_sum(s, out)}): the attack goes on.")
     return _next_turn(s, tx)
+
+
+def _resolve_sum(s: GameState, out: Outcome) -> str:
+    """The resolve roll's total against the number it needed: "7, needs 2"."""
+    need = t.resolve_needed(s.casualties, first_band_from=s.config.resolve_threshold)
+    return f"{out.headline}, needs {need}"
 
 
 def _next_turn(s: GameState, tx: Tx) -> GameState:
@@ -899,14 +931,14 @@ def _after_sentry(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "spotted" in out.effects:
         return ask(s, "alarm", "A sentry sees them!", [("ok", "Raise the alarm")], s.act.unit)
     else:
-        tx.say(f"{s.act.unit} moves unseen.")
+        tx.say(does(s, s.act.unit, "moves", "move") + " unseen.")
     return _do_unit_action(s, s.act.action, tx)
 
 
 def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
     if key == "pass":
-        tx.say(f"{u.name} passes.")
+        tx.say(does(s, u.name, "passes", "pass") + ".")
         return _end_activation(s, tx)
     if key == "fire":
         if u.gun and u.jammed and not s.config.jam_clear_fires:
@@ -926,7 +958,9 @@ def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
             s, "move", "move", _move_params(s, u, "move_and_fire" if key == "move_fire" else "move")
         )
     if key == "fort":
-        tx.say(f"{u.name} is inside the fort: ammunition for the rest of the siege.")
+        tx.say(
+            does(s, u.name, "is", "are") + " inside the fort: ammunition for the rest of the siege."
+        )
         s = replace(s, supply_through=True, ammo="normal")
         s = s.with_unit(replace(u, present=False))
         return _end_activation(replace(s, bag=s.bag.remove(u.chip)), tx)
@@ -935,7 +969,9 @@ def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
         return ask(s, "hero_gun", "Hero mans which gun?", opts, u.name)
     if key == "charge":
         opts = [(f"target:{e.name}", e.name) for e in _charge_targets(s, u)]
-        return ask(s, "charge_target", f"{u.name} charges whom?", opts, u.name)
+        return ask(
+            s, "charge_target", does(s, u.name, "charges", "charge") + " whom?", opts, u.name
+        )
     if key == "assault":
         opts = [
             (f"target:{e.name}", e.name)
@@ -952,7 +988,7 @@ def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
         return ask(s, "dynamite_target", prompt, opts, u.name)
     if key == "join":
         opts = [(f"unit:{v.name}", v.name) for v in _join_hosts(s, u)]
-        return ask(s, "join_unit", f"{u.name} joins?", opts, u.name)
+        return ask(s, "join_unit", does(s, u.name, "joins", "join") + "?", opts, u.name)
     raise RulesError(f"unknown action {key!r}")
 
 
@@ -991,20 +1027,28 @@ def _move_params(s: GameState, u: UnitState, mode: str) -> dict[str, int | bool 
 
 def _after_move(s: GameState, out: Outcome, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
-    tx.say(f"{u.name}: {out.details[-1] if out.details else ''}".rstrip())
     if "recovered" in out.effects:
         u = replace(u, pinned=False)
-        tx.say(f"{u.name} recovers from pin.")
+        tx.say(does(s, u.name, "is", "are") + " no longer pinned (a 5 or 6).")
     if "regained_control" in out.effects:
         u = replace(u, berserk=False)
-        tx.say(f"{u.name} is back under control.")
+        tx.say(does(s, u.name, "is", "are") + " back under control.")
     failed = "pinned" in out.effects and u.pinned
     if "infighting" in out.effects:
-        tx.say(f"{u.name} falls to in-fighting!")
+        tx.say(does(s, u.name, "falls", "fall") + " to in-fighting!")
         return _fall_to_infighting(s, u, "infighting", tx)
     s = s.with_unit(u)
     if out.headline:
-        tx.say(f"{u.name} moves up to {counted(out.headline, 'inch', 'inches')}.")
+        tx.say(
+            does(s, u.name, "moves", "move") + f" up to {counted(out.headline, 'inch', 'inches')}."
+        )
+    elif failed:
+        tx.say(
+            does(s, u.name, "stays pinned (no 5 or 6) and does", "stay pinned (no 5 or 6) and do")
+            + " not move."
+        )
+    elif out.details:
+        tx.say(f"{u.name}: {out.details[-1]}.")
     if failed:
         return _offer_unpin(s, tx)
     if s.act.action == "ladder" and out.headline:
@@ -1019,9 +1063,12 @@ def _after_at_wall(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
     if key == "yes":
         s = s.with_unit(replace(u, ladder_placed=True))
-        tx.say(f"{u.name} sets its {u.ladder} against the wall; it climbs on its next activation.")
+        tx.say(
+            does(s, u.name, f"sets its {u.ladder}", f"set their {u.ladder}")
+            + " against the wall: the climb comes on the next activation."
+        )
     else:
-        tx.say(f"{u.name} is not at the wall yet.")
+        tx.say(does(s, u.name, "is", "are") + " not at the wall yet.")
     return _end_activation(s, tx)
 
 
@@ -1314,7 +1361,7 @@ def _after_join(s: GameState, key: str, tx: Tx) -> GameState:
     if u.carrying_dead:
         s = s.with_unit(replace(s.unit(host.name), carrying_dead=True))
     s = replace(s, bag=s.bag.remove(u.chip))
-    tx.say(f"{u.name} joins {host.name}.")
+    tx.say(does(s, u.name, "joins", "join") + f" {host.name}.")
     return _end_activation(s, tx)
 
 
@@ -1325,7 +1372,7 @@ def _ask_target(s: GameState, firer: UnitState) -> GameState:
     opts = [(f"target:{e.name}", e.name) for e in targets_for(s, firer.side, leaders=not firer.gun)]
     if firer.kind == "artillery" and not s.gate_destroyed and firer.side == "Arab":
         opts.append(("gate", "The gate"))
-    return ask(s, "fire_target", f"{firer.name} fires at?", opts, firer.name)
+    return ask(s, "fire_target", does(s, firer.name, "fires", "fire") + " at?", opts, firer.name)
 
 
 def _after_fire_target(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1336,7 +1383,7 @@ def _after_fire_target(s: GameState, key: str, tx: Tx) -> GameState:
     target = s.unit(key.split(":", 1)[1])
     s = replace(s, act=replace(s.act, target=target.name))
     if target.kind == "leader":
-        tx.say(f"{firer.name} aims at {target.name}.")
+        tx.say(does(s, firer.name, "aims", "aim") + f" at {target.name}.")
         return roll(s, "snipe", "snipe-leader", {"hero": firer.heroes > 0})
     opts = cover_options(target, firer)
     return ask(s, "fire_cover", f"{target.name}: cover?", opts, target.name)
@@ -1446,9 +1493,26 @@ def _volley_roll(s: GameState, tx: Tx) -> GameState:
     action, params = _volley_params(s)
     req = ACTIONS[action].request(ACTIONS[action].complete_params(params))
     if not req.dice_count:
-        tx.say(f"{s.act.firer} has no dice to roll.")
+        tx.say(
+            does(s, s.act.firer, "has", "have") + f" no dice to roll ({_why_no_dice(s, params)})."
+        )
         return _finish_fire(s, tx)
     return roll(s, "volley", action, params)
+
+
+def _why_no_dice(s: GameState, params: Mapping[str, int | bool | str]) -> str:
+    """What leaves a unit's volley with no dice: too few men once its fire is cut down."""
+    firer = s.unit(s.act.firer)
+    cuts = []
+    if s.act.mode == "moving":
+        cuts.append("moving: a die per two")
+    if firer.pinned:
+        cuts.append("pinned: half")
+    ammo = params.get("ammo", "normal")
+    if ammo != "normal":
+        cuts.append("low ammunition: " + ("a third" if ammo == "third" else "half"))
+    men = counted(firer.figures, "rifleman", "riflemen")
+    return ", ".join([men, *cuts])
 
 
 def _gun_params(s: GameState, bonus: int = 0) -> dict[str, int | bool | str]:
@@ -1475,9 +1539,11 @@ def _gun_roll(s: GameState, tx: Tx, bonus: int = 0) -> GameState:
     g = s.unit(s.act.firer)
     action = f"{g.kind}-fire"
     params = _gun_params(s, bonus)
-    req = ACTIONS[action].request(ACTIONS[action].complete_params(params))
-    if not req.dice_count:
-        tx.say(f"The {g.name} cannot fire.")
+    complete = ACTIONS[action].complete_params(params)
+    if not ACTIONS[action].request(complete).dice_count:
+        # the rules say why in their last line: no crew, no shells, the blind zone
+        why = ACTIONS[action].resolve(complete, ()).details
+        tx.say(f"The {g.name} cannot fire" + (f": {why[-1]}." if why else "."))
         return _finish_fire(s, tx)
     return roll(s, "gun" if not bonus else "gun_bonus", action, params)
 
@@ -1485,10 +1551,12 @@ def _gun_roll(s: GameState, tx: Tx, bonus: int = 0) -> GameState:
 def _after_volley(s: GameState, out: Outcome, tx: Tx) -> GameState:
     firer = s.unit(s.act.firer)
     target = s.unit(s.act.target)
-    tx.say(f"{firer.name} fires at {target.name}: {counted(out.headline, 'hit')}.")
+    tx.say(
+        does(s, firer.name, "fires", "fire") + f" at {target.name}: {counted(out.headline, 'hit')}."
+    )
     if "recovered" in out.effects:
         s = s.with_unit(replace(firer, pinned=False))
-        tx.say(f"{firer.name} recovers from pin.")
+        tx.say(does(s, firer.name, "is", "are") + " no longer pinned (a 5 or 6).")
     s = _pin_by_fire(s, target, out, tx)
     s = replace(s, act=replace(s.act, hits=out.headline))
     return _saves_stage(s, tx)
@@ -1499,7 +1567,7 @@ def _pin_by_fire(s: GameState, target: UnitState, out: Outcome, tx: Tx) -> GameS
     if "pinned" in out.effects and not target.pinned:
         s = s.with_unit(replace(target, pinned=True))
         tx.cues.add("pin")
-        tx.say(f"{target.name} is pinned.")
+        tx.say(does(s, target.name, "is", "are") + " pinned.")
     return s
 
 
@@ -1509,7 +1577,7 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     if "recovered" in out.effects:
         g = replace(g, pinned=False)
         s = s.with_unit(g)
-        tx.say(f"The {g.name}'s crew recovers from pin.")
+        tx.say(f"The {g.name}'s crew is no longer pinned (a 5 or 6).")
     if "broken_for_good" in out.effects:
         s = s.with_unit(replace(g, broken=True, jammed=False))
         tx.cues.add("jam")
@@ -1527,8 +1595,11 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
         return _finish_fire(s, tx)
     if s.act.target != "gate":
         s = _pin_by_fire(s, s.unit(s.act.target), out, tx)
-    more = " more from the 6s" if bonus else ""
-    tx.say(f"The {g.name}: {counted(out.headline, 'hit')}{more}.")
+    if bonus:
+        tx.say(f"The {g.name}: {counted(out.headline, 'hit')} more from the 6s.")
+    else:
+        at = "the gate" if s.act.target == "gate" else s.act.target
+        tx.say(f"The {g.name} fires at {at}: {counted(out.headline, 'hit')}.")
     if out.follow_up is not None:
         return _gun_roll(s, tx, bonus=out.follow_up.dice_count)
     if s.act.target == "gate":
@@ -1709,7 +1780,10 @@ def _lose_leader(s: GameState, unit_name: str, leader_name: str, tx: Tx) -> Game
         s = replace(s, bag=s.bag.remove(figure.chip))
     if u.side == "FFL" and not u.command_figure and u.figures:
         s = s.with_unit(replace(s.unit(unit_name), carrying_dead=True))
-        tx.say(f"{unit_name} carries the body: it loses its low die and cannot move and fire.")
+        tx.say(
+            does(s, unit_name, "carries the body: it loses its", "carry the body: they lose their")
+            + " low die and cannot move and fire."
+        )
     return s
 
 
@@ -1788,7 +1862,9 @@ def _remove_figures(
     if u.side == "Arab" and count_casualties:
         s = replace(s, casualties=s.casualties + lost, total_casualties=s.total_casualties + lost)
     if lost:
-        tx.say(f"{name} loses {counted(lost, 'figure')}; {u.figures - lost} left.")
+        tx.say(
+            does(s, name, "loses", "lose") + f" {counted(lost, 'figure')}; {u.figures - lost} left."
+        )
     return _check_destroyed(s, name, tx)
 
 
@@ -1803,7 +1879,7 @@ def _check_destroyed(s: GameState, name: str, tx: Tx) -> GameState:
     if u.gun:
         tx.say(f"The {u.name} has no crew left.")
         return replace(s, bag=s.bag.remove(u.chip)) if u.chip else s
-    tx.say(f"{u.name} is destroyed.")
+    tx.say(does(s, u.name, "is", "are") + " destroyed.")
     if u.leader:
         # its own leader falls with it; leaders with their own chit are left standing alone
         s = _lose_leader(s, name, u.leader, tx)
@@ -1820,21 +1896,22 @@ def _after_charge_target(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
     name = key.split(":", 1)[1]
     s = replace(s, act=replace(s.act, target=name, defender=name))
-    tx.say(f"{u.name} declares a charge on {name}.")
+    tx.say(does(s, u.name, "declares", "declare") + f" a charge on {name}.")
     return roll(s, "charge", "move", _move_params(s, u, "charge"))
 
 
-def _charging_unit_after_roll(u: UnitState, out: Outcome, tx: Tx) -> UnitState:
+def _charging_unit_after_roll(s: GameState, u: UnitState, out: Outcome, tx: Tx) -> UnitState:
     """The charger or counter-charger as its roll leaves it: control, berserk, pin."""
     if "regained_control" in out.effects:
         u = replace(u, berserk=False)
-        tx.say(f"{u.name} is back under control.")
+        tx.say(does(s, u.name, "is", "are") + " back under control.")
     if "berserk" in out.effects:
         u = replace(u, berserk=True)
         tx.cues.add("berserk")
-        tx.say(f"{u.name} goes berserk!")
+        tx.say(does(s, u.name, "goes", "go") + " berserk (a 6 on the charge)!")
     if "recovered" in out.effects:
         u = replace(u, pinned=False)
+        tx.say(does(s, u.name, "is", "are") + " no longer pinned (a 5 or 6).")
     return u
 
 
@@ -1846,14 +1923,21 @@ def _fall_to_infighting(s: GameState, u: UnitState, purpose: str, tx: Tx) -> Gam
 
 
 def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    u = s.unit(s.act.unit)
-    tx.say(f"{u.name}: {out.details[-1] if out.details else ''}")
-    u = _charging_unit_after_roll(u, out, tx)
+    u = _charging_unit_after_roll(s, s.unit(s.act.unit), out, tx)
     s = s.with_unit(u)
     if "infighting" in out.effects:
+        tx.say(does(s, u.name, "falls", "fall") + " to in-fighting instead of charging!")
         return _fall_to_infighting(s, u, "infighting", tx)
+    if u.berserk and not u.pinned:
+        tx.say(
+            does(s, u.name, "charges", "charge")
+            + " home: berserk, the charge always makes contact."
+        )
+    elif not u.pinned:
+        inches = counted(out.headline, "inch", "inches")
+        tx.say(does(s, u.name, "charges", "charge") + f" up to {inches}.")
     if u.pinned:
-        tx.say(f"{u.name} is pinned and cannot charge.")
+        tx.say(does(s, u.name, "is", "are") + " pinned and cannot charge.")
         return _end_activation(s, tx)
     if u.berserk:
         return _ask_reaction(s, tx)
@@ -1870,11 +1954,27 @@ def _after_charge_reach(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "no":
         u = s.unit(s.act.unit)
         if unpinnable(s, u):
-            tx.say(f"{u.name} falls short: it does not move (its mounted leader: not pinned).")
+            tx.say(
+                does(
+                    s,
+                    u.name,
+                    "falls short: it does not move (its",
+                    "fall short: they do not move (their",
+                )
+                + " mounted leader: not pinned)."
+            )
             return _end_activation(s, tx)
         s = s.with_unit(replace(u, pinned=True))
         tx.cues.add("pin")
-        tx.say(f"{u.name} falls short: it does not move and is pinned.")
+        tx.say(
+            does(
+                s,
+                u.name,
+                "falls short: it does not move and is",
+                "fall short: they do not move and are",
+            )
+            + " pinned."
+        )
         return _end_activation(s, tx)
     return _ask_reaction(s, tx)
 
@@ -1883,15 +1983,18 @@ def _ask_reaction(s: GameState, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
     opts: list[tuple[str, str]] = []
     if d.side == "FFL" and not s.alerted:
-        tx.say(f"{d.name} is caught unprepared; the fighting alerts the garrison.")
+        tx.say(
+            does(s, d.name, "is", "are") + " caught unprepared; the fighting alerts the garrison."
+        )
         s = replace(s, alerted=True)
-        return ask(s, "reaction", f"{d.name} reacts?", [("stand", "Caught unready")], d.name)
+        reacts = does(s, d.name, "reacts", "react") + "?"
+        return ask(s, "reaction", reacts, [("stand", "Caught unready")], d.name)
     if d.kind in ("foot", "mounted", "tower") or (d.gun and not d.jammed and not d.broken):
         opts.append(("fire", "Defensive fire"))
     if d.kind in ("foot", "mounted"):
         opts.append(("counter", "Counter-charge"))
     opts.append(("stand", "Stand"))
-    return ask(s, "reaction", f"{d.name} reacts?", opts, d.name)
+    return ask(s, "reaction", does(s, d.name, "reacts", "react") + "?", opts, d.name)
 
 
 def _after_reaction(s: GameState, key: str, tx: Tx) -> GameState:
@@ -1900,7 +2003,7 @@ def _after_reaction(s: GameState, key: str, tx: Tx) -> GameState:
         return _start_melee_stage(s, tx)
     if key == "counter":
         return roll(s, "counter", "move", _move_params(s, d, "counter_charge"))
-    tx.say(f"{d.name} gives defensive fire.")
+    tx.say(does(s, d.name, "gives", "give") + " defensive fire.")
     return _fire_at_charger(s, d, "stationary", tx)
 
 
@@ -1924,14 +2027,24 @@ def _fire_at_charger(s: GameState, firer: UnitState, mode: str, tx: Tx) -> GameS
 
 def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
-    tx.say(f"{d.name} counter-charges: {out.details[-1] if out.details else ''}")
-    d = _charging_unit_after_roll(d, out, tx)
+    if "infighting" not in out.effects and not ("pinned" in out.effects and d.pinned):
+        inches = counted(out.headline, "inch", "inches")
+        tx.say(does(s, d.name, "counter-charges", "counter-charge") + f" up to {inches}.")
+    d = _charging_unit_after_roll(s, d, out, tx)
     s = s.with_unit(d)
     if "infighting" in out.effects:
-        tx.say(f"{d.name} falls to in-fighting instead of counter-charging!")
+        tx.say(does(s, d.name, "falls", "fall") + " to in-fighting instead of counter-charging!")
         return _fall_to_infighting(s, d, "counter_infighting", tx)
     if d.pinned:
-        tx.say(f"{d.name} is pinned and cannot counter-charge: it stands.")
+        tx.say(
+            does(
+                s,
+                d.name,
+                "is pinned and cannot counter-charge: it stands",
+                "are pinned and cannot counter-charge: they stand",
+            )
+            + "."
+        )
         return _start_melee_stage(s, tx)
     if d.side == "FFL" and d.figures >= 2:
         return _fire_at_charger(s, d, "moving", tx)
@@ -1955,13 +2068,13 @@ def _start_melee_stage(s: GameState, tx: Tx) -> GameState:
         tx.say("No close combat: one side is gone.")
         return _end_activation(s, tx)
     if charger.pinned and not charger.berserk:
-        tx.say(f"{charger.name} is pinned by the fire: the charge stops short.")
+        tx.say(does(s, charger.name, "is", "are") + " pinned by the fire: the charge stops short.")
         return _end_activation(s, tx)
     if d.side == "FFL":
         opts = [("cover", "Behind cover"), ("loophole", "At a loophole"), ("open", "In the open")]
     else:
         opts = [("open", "In the open"), ("cover", "Behind cover")]
-    return ask(s, "position", f"{d.name} defends?", opts, d.name)
+    return ask(s, "position", does(s, d.name, "defends", "defend") + "?", opts, d.name)
 
 
 def _after_position(s: GameState, key: str, tx: Tx) -> GameState:
@@ -2125,7 +2238,8 @@ def _apply_melee(
 ) -> tuple[GameState, bool]:
     u = s.unit(name)
     lost = sum(1 for st in states if st in ("killed", "surrendered"))
-    fell = any(st == "fell back" for st in states)
+    falling = sum(1 for st in states if st == "fell back")
+    fell = falling > 0
     heroes_lost = sum(1 for i, st in enumerate(states) if i < u.heroes and st == "killed")
     survivors = [i for i, st in enumerate(states) if st not in ("killed", "surrendered")]
     extra = u.figures - len(states)  # figures not in the fight (ladder assaults)
@@ -2150,7 +2264,7 @@ def _apply_melee(
         if surrendered:
             parts.append(f"{surrendered} surrendered")
         if fell:
-            parts.append("some fell back" + (" (pinned)" if new.pinned else ""))
+            parts.append(f"{falling} fall back" + (", pinned" if new.pinned else ""))
         tx.say(f"{name}: " + ", ".join(parts) + ".")
     s = _check_destroyed(s, name, tx)
     return s, fell and s.unit(name).alive
@@ -2277,8 +2391,16 @@ def _after_dynamite_target(s: GameState, key: str, tx: Tx) -> GameState:
     )
 
 
+def _say_blast(s: GameState, out: Outcome, what: str, tx: Tx) -> None:
+    """The blast in words: hits on the unit named (the gate's damage has its own line)."""
+    if not out.headline:
+        tx.say(*out.details)
+    elif s.act.target != "gate":
+        tx.say(f"{what}: {counted(out.headline, 'hit')} on {s.act.target}.")
+
+
 def _after_dynamite(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    tx.say(*out.details)
+    _say_blast(s, out, "The dynamite", tx)
     thrower = s.unit(s.act.unit)
     if "premature" in out.effects:
         tx.cues.add("death")
@@ -2319,7 +2441,7 @@ def _after_mine_building(s: GameState, key: str, tx: Tx) -> GameState:
 
 
 def _after_mine(s: GameState, out: Outcome, tx: Tx) -> GameState:
-    tx.say(*out.details)
+    _say_blast(s, out, "The mine", tx)
     target = s.unit(s.act.target)
     if "premature" in out.effects or "dud" in out.effects:
         tx.say("The mine is spent without effect on the target.")
@@ -2424,6 +2546,7 @@ CHOICES: dict[str, ChoiceHandler] = {
     "attack_now": _after_attack_now,
     "relief_here": _after_relief_here,
     "party_spotted": _after_party_spotted,
+    "party_through": _after_party_through,
     "alarm": _after_alarm,
     "deploy": _after_deploy,
     "water_ffl": _after_water_ffl,

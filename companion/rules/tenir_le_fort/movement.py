@@ -292,8 +292,10 @@ def _gun_request(p: Params) -> RollRequest:
     gun = str(p["gun"])
     men = int(p["men"])
     if not gun_can_move(gun, men):
-        return RollRequest(f"{counted(men, 'man', 'men')} cannot move the {gun}", ())
-    return gun_situation(p).request(f"{counted(men, 'man moves', 'men move')} the {gun}")
+        return RollRequest(f"{counted(men, 'man', 'men')} cannot move the {t.GUN_WORDS[gun]}", ())
+    return gun_situation(p).request(
+        f"{counted(men, 'man moves', 'men move')} the {t.GUN_WORDS[gun]}"
+    )
 
 
 def _gun_resolve(p: Params, dice: Sequence[int]) -> Outcome:

@@ -109,7 +109,7 @@ SENTRY_ROLL = Action(
             ParamKind.CHOICE,
             "the phase of the operation",
             "desert to wall",
-            choices=(*t.SABOTAGE_PHASES, "unit moving"),
+            choices=(*t.SABOTAGE_PHASES, "wall to desert", "unit moving"),
         ),
         Param("patrols", ParamKind.BOOL, "FFL increased patrols (+1 sentry)", False),
         Param(

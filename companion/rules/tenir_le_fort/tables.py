@@ -67,6 +67,8 @@ HEAVY_WEAPON_DICE: dict[tuple[str, str], int] = {
     ("Arab", "artillery"): 4,
 }
 FULL_CREW: dict[str, int] = {"maxim": 3, "artillery": 5}
+# the guns as the referee names them in a sentence (the kinds are lower-case keys)
+GUN_WORDS: dict[str, str] = {"maxim": "Maxim", "artillery": "artillery"}
 # Guns on the fort wall cannot be depressed onto figures this close.
 WALL_MIN_RANGE: dict[str, int] = {"maxim": 6, "artillery": 12}
 SNIPE_FACES_2D6 = frozenset({11, 12})  # leaders hit by a sniper, or among casualties
@@ -247,6 +249,8 @@ SABOTAGE_PHASES: tuple[str, ...] = (
     "wall to target",
     "attack the target",
 )
+# an FFL sortie goes the other way: out over the wall, then into the desert
+SORTIE_PHASES: tuple[str, ...] = ("over the wall", "wall to desert", "attack the target")
 SABOTEUR_MAX_FIGURES = 6
 SENTRY_RANGE_TOWER = 36
 SENTRY_RANGE_OTHER = 24

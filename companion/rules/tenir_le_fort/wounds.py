@@ -129,7 +129,8 @@ class WoundCheck:
 
     def resolve(self, dice: Sequence[int]) -> Outcome:
         r = self.tally(dice)
-        lines = [f"{', '.join(map(str, dice))}:", *r.lines] if dice else ["no hits"]
+        said = "; ".join(r.lines) or "no effect"
+        lines = [f"{', '.join(map(str, dice))}: {said}"] if dice else ["no hits"]
         return Outcome(r.killed, "killed", self.effects_of(r), tuple(lines))
 
     def odds(self) -> Odds:

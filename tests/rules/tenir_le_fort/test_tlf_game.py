@@ -1134,7 +1134,7 @@ def test_surrounded_arabs_surrender() -> None:
     to_first_chip(p)
     _legion_charges_into_the_band(p, surrounded=True)
     p.roll(6, 5)  # 6+1 sergeant vs 5: the Arab loses with 5, surrounded: surrenders
-    assert p.said("surrendered")
+    assert p.said("the defender (Arab) loses with 5: surrenders")
     melee = p.s.act.melee
     assert melee is not None and melee.d_state.count("surrendered") == 1
 

@@ -544,7 +544,7 @@ def reason(name: str, **params: int | bool | str) -> str:
 
 def test_counts_of_one_are_said_in_the_singular() -> None:
     assert reason("wound-check", hits=1) == "effect of 1 hit on legionnaires"
-    assert reason("move-gun", gun="maxim", men=1) == "1 man moves the maxim"
+    assert reason("move-gun", gun="maxim", men=1) == "1 man moves the Maxim"
     assert reason("arab-resolve", casualties=1) == "1 Arab casualty: no resolve check"
     assert run("move", [1], side="FFL", mode="move_and_fire").details[-1] == "total 1 inch"
     assert run("ladder-advance", [1]).details == ("survivors move 1 inch",)

@@ -1,0 +1,154 @@
+"""What the referee reads: the play-by-play says who does what, once, in plain words.
+
+Each test plays a few steps of a small scripted game (tlfplay) and checks the lines the
+box logs, or the words of a single roll, against what a referee needs to move figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tlfplay import Play, small, to_first_chip, unit_raw
+
+from companion.rules.core import AwaitChoice
+from companion.rules.tenir_le_fort.actions import ACTIONS
+
+
+def _raiders() -> Play:
+    """The small game with its war band named in the plural."""
+    raw = small()
+    unit_raw(raw, "Band")["name"] = "Raiders"
+    p = Play(raw)
+    to_first_chip(p)
+    return p
+
+
+def test_a_plural_band_takes_plural_verbs_in_log_and_prompts() -> None:
+    p = _raiders()
+    p.chip("A")
+    p.choose("fire")
+    assert p.prompt() == "Raiders fire at?"
+    p.choose("target:Legion", "cover:none")
+    p.roll(5, 5, 1, 1, 1, 1)
+    assert p.said("Raiders fire at Legion: 2 hits.")
+    assert not p.said("Raiders fires")
+
+
+def test_a_plural_band_loses_figures_and_is_destroyed_in_the_plural() -> None:
+    p = _raiders()
+    p.chip("L")
+    p.choose("fire", "target:Raiders", "cover:none", "far")
+    p.roll(6, 6, 6, 6, 6)  # five hits, pinned
+    assert p.said("Raiders are pinned.")
+    assert p.said("Raiders lose 5 figures; 1 left.")
+
+
+def test_a_command_figure_stays_singular_whatever_his_name() -> None:
+    raw = small()
+    unit_raw(raw, "Sheikh")["name"] = "Sheikh Idris"
+    p = Play(raw)
+    to_first_chip(p)
+    p.chip("S")
+    p.choose("attach", "unit:Band")
+    assert p.said("Sheikh Idris joins Band")
+
+
+def test_a_move_is_said_once_with_its_distance() -> None:
+    p = Play(small())
+    to_first_chip(p)
+    p.chip("L")
+    p.choose("move")
+    p.roll(5, 4, 2)  # the sergeant's extra die, the lowest dropped
+    assert p.said("Legion moves up to 9 inches.")
+    assert not any(line.startswith("Legion: total") for line in p.log)
+
+
+def test_a_charge_names_its_distance_and_a_berserk_charge_says_why() -> None:
+    p = Play(small())
+    to_first_chip(p)
+    p.chip("A")
+    p.choose("charge", "target:Legion")
+    p.roll(6, 1, 1)
+    assert p.said("Band goes berserk (a 6 on the charge)!")
+    assert p.said("Band charges home: berserk, the charge always makes contact.")
+    assert not any("berserk: moves as far" in line for line in p.log)
+
+
+def test_close_combat_says_how_many_fall_back() -> None:
+    p = Play(small())
+    to_first_chip(p)
+    p.chip("A")
+    p.choose("charge", "target:Legion")
+    p.roll(2, 3, 4)
+    p.choose("yes", "stand", "open", "no")
+    for _ in range(4):  # each tribesman 4 against 6+1 sergeant: loses with a 4, falls back
+        p.roll(4, 6)
+    assert p.said("the attacker (Arab) loses with 4: falls back")
+    p.roll(6, 6)  # the fifth
+    p.roll(4, 6)  # the sixth
+    assert p.said("Band: 0 killed, 6 fall back, pinned.")
+
+
+def test_the_dynamite_names_its_target() -> None:
+    raw = small()
+    unit_raw(raw, "Legion")["traits"] = {"dynamite": 1}
+    p = Play(raw)
+    to_first_chip(p)
+    p.chip("L")
+    p.choose("dynamite", "target:Band")
+    p.roll(2, 5)
+    assert p.said("The dynamite: 7 hits on Band.")
+
+
+def test_a_wound_roll_with_no_effect_says_so() -> None:
+    out = ACTIONS["wound-check"].resolve(ACTIONS["wound-check"].complete_params({"hits": 1}), (5,))
+    assert out.details == ("5: no effect",)
+    out = ACTIONS["wound-check"].resolve(
+        ACTIONS["wound-check"].complete_params({"hits": 3}), (1, 2, 5)
+    )
+    assert out.details[-1] == "1, 2, 5: 1 dead; 1 wounded"
+
+
+def test_the_resolve_roll_says_its_total_and_what_it_needed() -> None:
+    p = Play(small(turn_limit=2))
+    to_first_chip(p)
+    p.state = replace(p.s, casualties=30)  # stand-in for a bloody first turn
+    p.pass_all()
+    p.choose("no", "no", "cp:0")
+    p.roll(4)
+    assert p.said("Arab resolve holds (4, needs 2): the attack goes on.")
+
+
+def test_an_ffl_sortie_goes_out_and_its_success_is_announced_after_the_secret_roll() -> None:
+    p = Play(small())
+    p.choose("days:1", "done")
+    p.roll(1)
+    p.choose("none", "unit:Legion", "no")  # over the wall: no sentry near
+    step = p.step()
+    assert isinstance(step, AwaitChoice) and step.about == "night: wall to desert"
+    p.choose("no", "yes")
+    p.roll(1, 6)  # attacking the target: the sentry's 1 against the party's 6
+    assert p.prompt() == "Party gets through!", "the secret roll does not hide the success"
+    p.choose("ok")
+    assert p.said("The operation succeeds: the party of 4 from Legion gets through;")
+    assert p.said("=== Attack 1, day 2 ===")
+
+
+def test_deploying_nobody_in_the_tower_says_so() -> None:
+    raw = small(tower=True, tower_donor="Legion")
+    p = Play(raw)
+    p.choose("days:1", "done")
+    p.roll(1)
+    p.choose("none", "none", "tower:0")
+    assert p.said("The FFL deploy; nobody climbs the tower.")
+
+
+def test_secret_rolls_are_not_called_secret_twice() -> None:
+    for name in ("reinforcement-day", "reinforcement-arrival"):
+        request = ACTIONS[name].request(ACTIONS[name].complete_params({}))
+        assert request.secret and "secret" not in request.reason
+
+
+def test_the_maxim_is_named_with_a_capital() -> None:
+    request = ACTIONS["maxim-fire"].request(ACTIONS["maxim-fire"].complete_params({}))
+    assert request.reason == "FFL Maxim fire"
