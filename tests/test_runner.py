@@ -43,7 +43,7 @@ def test_scripted_inputs_play_and_are_journaled(game: None, tmp_path: Path) -> N
     script.write_text("# initiative\ndice d6:2\ndice d6:5\npress select\n")
     result = companion("run", "--script", str(script))
     assert result.returncode == 0, result.stderr
-    assert "goes first" in result.stdout
+    assert "Tribesmen go first" in result.stdout  # the verb agrees with the side
     status = companion("status", "--json")
     assert '"events": 2' in status.stdout  # the game, then one roll of two throws
 

@@ -21,6 +21,7 @@ from companion.rules.core import (
     int_param,
     str_param,
 )
+from companion.rules.grammar import agree
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.params import (
@@ -153,7 +154,16 @@ CHARGE_DICE = Action(
 
 # ------------------------------------------------------------------- Come On!
 
-COME_ON_USES: tuple[str, ...] = ("cancel", "inflict")
+COME_ON_USES: tuple[str, ...] = ("cancel", "inflict", "either")
+# What a 5-6 does, by `use`: its effect, the headline's label and the words for it.
+_COME_ON_USE = {
+    "cancel": ("hit_cancelled", "hits cancelled", "cancel one hit taken"),
+    "inflict": ("hit_inflicted", "hits inflicted", "inflict one more hit"),
+}
+# "either" is the box's own: the player picks after seeing the die, so the roll's
+# headline names what the die allows rather than counting hits.
+COME_ON_EITHER_LABEL = "Come On! (0 no effect, 1 cancel or inflict, 2 commander hit)"
+COME_ON_COMMANDER_HIT = 2
 
 
 def come_on_request(params: Params) -> RollRequest:
@@ -163,37 +173,36 @@ def come_on_request(params: Params) -> RollRequest:
     )
 
 
+def _come_on_face(use: str, face: int) -> tuple[int, str, frozenset[str], str]:
+    """The headline, its label, the effects and the words for one face of the die."""
+    result = tables.commander_result(tables.COME_ON_TABLE, face)
+    either = use == "either"
+    effect, label, text = _COME_ON_USE.get(
+        use, ("", COME_ON_EITHER_LABEL, "cancel or inflict a hit")
+    )
+    if result == "cancel_or_inflict":
+        return 1, label, frozenset() if either else frozenset({effect}), text
+    if result == "commander_hit":
+        headline = COME_ON_COMMANDER_HIT if either else 0
+        words = "the commander is hit; replaced at the end of next turn"
+        return headline, label, frozenset({"commander_hit"}), words
+    return 0, label, frozenset(), "no effect"
+
+
 def come_on_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     ((die,),) = come_on_request(params).split(dice)
-    result = tables.commander_result(tables.COME_ON_TABLE, die)
-    use = str_param(params, "use")
-    if result == "cancel_or_inflict":
-        effect = "hit_cancelled" if use == "cancel" else "hit_inflicted"
-        text = "cancel one hit taken" if use == "cancel" else "inflict one more hit"
-        return Outcome(1, "hits", frozenset({effect}), (f"Come On! {die}: {text}",))
-    if result == "commander_hit":
-        return Outcome(
-            0,
-            "hits",
-            frozenset({"commander_hit"}),
-            (f"Come On! {die}: the commander is hit; replaced at the end of next turn",),
-        )
-    return Outcome(0, "hits", details=(f"Come On! {die}: no effect",))
+    headline, label, effects, text = _come_on_face(str_param(params, "use"), die)
+    return Outcome(headline, label, effects, (f"Come On! {die}: {text}",))
 
 
 def come_on_odds(params: Params) -> Odds:
     use = str_param(params, "use")
     weighted: list[tuple[Fraction, int, frozenset[str]]] = []
+    label = ""
     for face in DieKind.D6.faces:
-        result = tables.commander_result(tables.COME_ON_TABLE, face)
-        if result == "cancel_or_inflict":
-            effect = "hit_cancelled" if use == "cancel" else "hit_inflicted"
-            weighted.append((Fraction(1, 6), 1, frozenset({effect})))
-        elif result == "commander_hit":
-            weighted.append((Fraction(1, 6), 0, frozenset({"commander_hit"})))
-        else:
-            weighted.append((Fraction(1, 6), 0, frozenset()))
-    return odds_from_outcomes("hits", weighted)
+        headline, label, effects, _ = _come_on_face(use, face)
+        weighted.append((Fraction(1, 6), headline, effects))
+    return odds_from_outcomes(label, weighted)
 
 
 COME_ON = Action(
@@ -201,11 +210,19 @@ COME_ON = Action(
     title="Come On!",
     help="The commander leading a unit in contact has to roll: 5-6 cancels a hit taken or "
     "inflicts one more, 1 hits the commander (replaced at the end of the next turn).",
-    params=(Param("use", ParamKind.CHOICE, "what a 5-6 does", "cancel", choices=COME_ON_USES),),
+    params=(
+        Param(
+            "use",
+            ParamKind.CHOICE,
+            "what a 5-6 does (either: chosen after the roll)",
+            "cancel",
+            choices=COME_ON_USES,
+        ),
+    ),
     request=come_on_request,
     resolve=come_on_resolve,
     odds=come_on_odds,
-    examples=({"use": "cancel"}, {"use": "inflict"}),
+    examples=({"use": "cancel"}, {"use": "inflict"}, {"use": "either"}),
 )
 
 # ------------------------------------------------------------------- the result
@@ -219,21 +236,28 @@ class ChargeResult:
     lines: tuple[str, ...]
 
 
+def _loses(name: str, shaken: bool) -> str:
+    if shaken:
+        return agree(name, "loses: shaken, it routs", "lose: shaken, they rout")
+    return agree(name, "loses: it retreats a full move", "lose: they retreat a full move")
+
+
 def charge_result(
-    attacker_took: int, defender_took: int, attacker_shaken: bool, defender_shaken: bool
+    attacker_took: int,
+    defender_took: int,
+    attacker_shaken: bool,
+    defender_shaken: bool,
+    attacker: str = "the attacker",
+    defender: str = "the defender",
 ) -> ChargeResult:
     """Who gives ground: more hits taken than inflicted retreats a full move (a shaken
-    unit routs instead); a tie sends the attacker back half a move."""
+    unit routs instead); a tie sends the attacker back half a move. The lines name the
+    units `attacker` and `defender`."""
     if attacker_took > defender_took:
         moves = "routs" if attacker_shaken else "retreats"
-        line = "attacker lost: " + (
-            "shaken, it routs" if attacker_shaken else "it retreats a full move"
-        )
-        return ChargeResult("attacker", moves, "stands", (line,))
+        return ChargeResult("attacker", moves, "stands", (_loses(attacker, attacker_shaken),))
     if defender_took > attacker_took:
         moves = "routs" if defender_shaken else "retreats"
-        line = "defender lost: " + (
-            "shaken, it routs" if defender_shaken else "it retreats a full move"
-        )
-        return ChargeResult("defender", "stands", moves, (line,))
-    return ChargeResult("", "falls_back", "stands", ("tied: the attacker falls back half a move",))
+        return ChargeResult("defender", "stands", moves, (_loses(defender, defender_shaken),))
+    tied = "tied: " + agree(attacker, "falls back half a move", "fall back half a move")
+    return ChargeResult("", "falls_back", "stands", (tied,))

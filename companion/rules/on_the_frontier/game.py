@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from companion.rules.core import (
     Action,
     AwaitChoice,
+    AwaitRoll,
     Choice,
     Chosen,
     GameInput,
@@ -21,6 +22,7 @@ from companion.rules.core import (
     Outcome,
     Params,
     Rolled,
+    RollRequest,
     RulesError,
     Scenario,
     Step,
@@ -32,6 +34,7 @@ from companion.rules.core import (
     resolve_stage_roll,
     unit_choices,
 )
+from companion.rules.grammar import agree, plural_name
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.charges import CHARGE_DICE, COME_ON, charge_result
 from companion.rules.on_the_frontier.engineering import DEMOLITION, ENGINEERING
@@ -180,6 +183,20 @@ class GameState:
         return 0
 
 
+def _one_man(state: GameState, name: str) -> bool:
+    """A commander is one man, whatever his name."""
+    return any(f.name == name and f.kind == "commander" for f in state.forces)
+
+
+def _plural(state: GameState, name: str) -> bool:
+    return plural_name(name) and not _one_man(state, name)
+
+
+def _agree(state: GameState, name: str, singular: str, plural: str) -> str:
+    """The unit's name and the verb phrase that agrees with it."""
+    return agree(name, singular, plural, one=_one_man(state, name))
+
+
 def start(scenario: Scenario) -> GameState:
     options = read_options(scenario.options)
     setup = read_setup(scenario.setup, scenario.sides)
@@ -222,10 +239,13 @@ def start(scenario: Scenario) -> GameState:
 
 NO_YES = (Choice("no", "No"), Choice("yes", "Yes"))
 YES_FIRST = (Choice("yes", "Yes"), Choice("no", "No"))
+# Who has the advantage of ground in a charge: the defender in cover, behind an obstacle
+# or uphill, or the attacker coming down from higher ground.
+GROUND_PROMPT = "Who has the ground?"
 COVER_CHOICES = (
     Choice("none", "Neither"),
-    Choice("defender", "Defender cover/up"),
-    Choice("attacker", "Attacker uphill"),
+    Choice("defender", "Defender: cover/up"),
+    Choice("attacker", "Attacker: uphill"),
 )
 
 
@@ -355,7 +375,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice(
             "Which task?",
             tuple(
-                Choice(f"task:{name}", name.replace("_", " "))
+                Choice(f"task:{name}", name.replace("_", " ").capitalize())
                 for name, _ in tables.ENGINEERING_TASKS
             ),
             ctx.actor,
@@ -367,7 +387,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if stage == "volley_ask":
         return AwaitChoice("Volley at chargers?", YES_FIRST, ctx.target)
     if stage == "melee_cover":
-        return AwaitChoice("Cover/obstacle/up?", COVER_CHOICES, ctx.target)
+        return AwaitChoice(GROUND_PROMPT, COVER_CHOICES, ctx.target)
     if stage == "melee_square":
         return AwaitChoice("Defender in square?", NO_YES, ctx.target)
     if stage in ("come_on_attacker_use", "come_on_defender_use"):
@@ -377,7 +397,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
             ctx.actor if stage == "come_on_attacker_use" else ctx.target,
         )
     if stage == "pursue_ask":
-        return AwaitChoice("Cavalry pursue?", YES_FIRST, ctx.actor)
+        return AwaitChoice(f"Pursue {ctx.target}?", YES_FIRST, ctx.actor)
     return None
 
 
@@ -444,7 +464,8 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
             }
         )
     if stage in ("come_on_attacker_roll", "come_on_defender_roll"):
-        return COME_ON, COME_ON.complete_params({})
+        # the player picks cancel or inflict after seeing a 5-6
+        return COME_ON, COME_ON.complete_params({"use": "either"})
     if stage == "work_roll":
         f = state.force(ctx.actor)
         return ENGINEERING, ENGINEERING.complete_params(
@@ -469,7 +490,30 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
 def next_step(state: GameState) -> Step:
     if state.finished:
         return GameOver(winner(state), describe(state))
-    return await_stage(state, _choice, _roll, roll_off_stage="initiative")
+    step = await_stage(state, _choice, _roll, roll_off_stage="initiative")
+    if isinstance(step, AwaitRoll):
+        step = replace(step, request=replace(step.request, reason=_reason(state, step.request)))
+    return step
+
+
+def _reason(state: GameState, request: RollRequest) -> str:
+    """The roll's reason naming who rolls: in a charge both sides roll in turn with no
+    menu between, so the screen and the play-by-play must say whose dice these are."""
+    ctx = state.ctx
+    stage = state.stage
+    if stage == "shoot_roll":
+        return f"{ctx.actor} at {ctx.target}: {request.reason}"
+    if stage == "melee_attacker_roll":
+        return f"{ctx.actor} at {ctx.target}: {request.reason}"
+    if stage == "melee_defender_roll":
+        return f"{ctx.target} at {ctx.actor}: {request.reason}"
+    if stage == "steady_roll":
+        target = state.force(ctx.target)
+        return f"Steady!: {target.leader} with {target.name} may roll"
+    if stage in ("come_on_attacker_roll", "come_on_defender_roll"):
+        me = state.force(ctx.actor if stage == "come_on_attacker_roll" else ctx.target)
+        return f"Come On!: {me.leader} with {me.name} must roll"
+    return request.reason
 
 
 # ---------------------------------------------------------------- the engine
@@ -520,7 +564,9 @@ def _on_choice(state: GameState, key: str) -> _Result:
     yes = key == "yes"
     if stage == "pick_unit":
         if key == "done":
-            log = f"{state.active_side} ends orders; the rest stand"
+            log = (
+                agree(state.active_side, "ends its orders", "end their orders") + "; the rest stand"
+            )
             return _prefix(_next_player(state), (log,))
         name = key.removeprefix("unit:")
         return _Result(replace(state, stage="order", ctx=Context(actor=name)), ())
@@ -530,7 +576,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
         target = key.removeprefix("target:")
         return _Result(
             _to(state, "move_broken", target=target, charging=True),
-            (f"{ctx.actor} declares a charge on {target}",),
+            (_agree(state, ctx.actor, "declares", "declare") + f" a charge on {target}",),
         )
     if stage == "join_target":
         target = key.removeprefix("join:")
@@ -561,10 +607,11 @@ def _on_choice(state: GameState, key: str) -> _Result:
             charges = (*state.charges, ChargeDeclared(ctx.actor, ctx.target))
             return _Result(
                 _unit_done(replace(state, charges=charges), ctx.actor, False),
-                (f"{ctx.actor} is in contact with {ctx.target}",),
+                (_agree(state, ctx.actor, "is", "are") + f" in contact with {ctx.target}",),
             )
         return _Result(
-            _unit_done(state, ctx.actor, False), (f"{ctx.actor} falls short of {ctx.target}",)
+            _unit_done(state, ctx.actor, False),
+            (_agree(state, ctx.actor, "falls", "fall") + f" short of {ctx.target}",),
         )
     if stage == "rally_near":
         if yes:
@@ -578,7 +625,8 @@ def _on_choice(state: GameState, key: str) -> _Result:
     if stage == "shoot_range":
         if key == "out":
             # no shot is fired, so there is nothing to steady against or to return
-            return _prefix(_after_return(state), (f"{ctx.target} is out of range: no shot",))
+            out = _agree(state, ctx.target, "is", "are") + f" out of range of {ctx.actor}: no shot"
+            return _prefix(_after_return(state), (out,))
         return _Result(_to(state, "shoot_cover", range_band=key))
     if stage == "shoot_cover":
         return _Result(_to(state, "shoot_roll", cover=yes))
@@ -591,7 +639,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
             shooter, target = ctx.target, ctx.actor
             return _Result(
                 _to(state, "shoot_range", actor=shooter, target=target, returning=True, hits=0),
-                (f"{shooter} returns fire at {target}",),
+                (_agree(state, shooter, "returns", "return") + f" fire at {target}",),
             )
         return _after_return(state)
     if stage == "work_task":
@@ -620,7 +668,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
                     range_band="close",
                     in_charge=True,
                 ),
-                (f"{volley} fires a volley at the charging {charger}",),
+                (_agree(state, volley, "fires", "fire") + f" a volley at the charging {charger}",),
             )
         return _Result(_to(state, "melee_cover"))
     if stage == "melee_cover":
@@ -649,9 +697,16 @@ def _on_choice(state: GameState, key: str) -> _Result:
                     attacker_took=0,
                     defender_took=0,
                 ),
-                (f"{ctx.actor} pursues {defender.name} and attacks again",),
+                (
+                    _agree(state, ctx.actor, "pursues", "pursue")
+                    + f" {defender.name} and "
+                    + ("attack" if _plural(state, ctx.actor) else "attacks")
+                    + " again",
+                ),
             )
-        return _prefix(_next_charge(state), (f"{ctx.actor} does not pursue",))
+        return _prefix(
+            _next_charge(state), (_agree(state, ctx.actor, "does not", "do not") + " pursue",)
+        )
     raise RulesError(f"no choice expected at stage {stage!r}")
 
 
@@ -672,7 +727,7 @@ def _on_order(state: GameState, key: str) -> _Result:
     if key == "move":
         lines: tuple[str, ...] = ()
         if f.shaken:
-            lines = (f"{name} is shaken: it may not advance",)
+            lines = (_agree(state, name, "is shaken: it", "are shaken: they") + " may not advance",)
         return _Result(_to(state, "move_broken"), lines)
     if key == "charge":
         return _Result(_to(state, "charge_target"))
@@ -681,9 +736,12 @@ def _on_order(state: GameState, key: str) -> _Result:
     if key == "rally":
         return _Result(_to(state, "rally_near"))
     if key == "hold":
-        return _Result(_unit_done(state, name, True), (f"{name} holds its fire",))
+        line = _agree(state, name, "holds its", "hold their") + " fire"
+        return _Result(_unit_done(state, name, True), (line,))
     if key == "stand":
-        line = f"{name} stands to meet the charge" if state.engaged(name) else f"{name} stands"
+        line = _agree(state, name, "stands", "stand")
+        if state.engaged(name):
+            line += " to meet the charge"
         return _Result(_unit_done(state, name, False), (line,))
     if key == "work":
         return _Result(_to(state, "work_task"))
@@ -693,7 +751,7 @@ def _on_order(state: GameState, key: str) -> _Result:
         new = replace(state, laid=tuple(sorted(laid.items())))
         return _Result(
             _unit_done(new, name, False),
-            (f"{name} lays a demolition charge ({laid[f.side]} laid)",),
+            (_agree(state, name, "lays", "lay") + f" a demolition charge ({laid[f.side]} laid)",),
         )
     if key == "blow":
         return _Result(_to(state, "blow_roll"))
@@ -717,7 +775,8 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
             replace(state, stage="pick_unit", first=first, player=0),
             (
                 f"Turn {state.turn}: {state.sides[0]} {dice[0]}, {state.sides[1]} {dice[1]}: "
-                f"{state.sides[first]} goes first",
+                + agree(state.sides[first], "goes", "go")
+                + " first",
             ),
         )
     if stage == "move_roll":
@@ -735,22 +794,29 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         cues = frozenset({"death"}) if gone else frozenset()
         return _Result(
             _unit_done(state.with_force(f), f.name, False),
-            (f"{f.name} rallies: {up} back, {gone} removed, {f.casualties} still down",),
+            (
+                _agree(state, f.name, "rallies", "rally")
+                + f": {up} back, {gone} removed, {f.casualties} still down",
+            ),
             cues=cues,
         )
     if stage == "shoot_roll":
         hits = outcome.headline
         shooter = state.force(ctx.actor)
         state = state.with_force(replace(shooter, held_fire=False))
-        line = f"{ctx.actor} shoots {ctx.target}: {counted(hits, 'hit')}"
+        line = (
+            _agree(state, ctx.actor, "shoots", "shoot") + f" {ctx.target}: {counted(hits, 'hit')}"
+        )
         return _after_shot(state, hits, (line,))
     if stage == "steady_roll":
         target = state.force(ctx.target)
         lines = [f"Steady! ({target.leader}): {outcome.details[0].split(': ', 1)[1]}"]
         if "hit_cancelled" in outcome.effects:
             target = _restore(target, 1)
+            lines.append(_standing(target))
         if "commander_hit" in outcome.effects:
             target = replace(target, leader_back_turn=state.turn + tables.COMMANDER_AWAY_TURNS)
+            lines[0] = f"Steady! ({target.leader}): {_commander_hit(target)}"
             cues = frozenset({"death"})
         return _prefix(_after_steady(state.with_force(target)), tuple(lines), cues)
     if stage in ("melee_attacker_roll", "melee_defender_roll"):
@@ -765,7 +831,7 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         if "commander_hit" in outcome.effects:
             me = replace(me, leader_back_turn=state.turn + tables.COMMANDER_AWAY_TURNS)
             state = state.with_force(me)
-            line += ": the commander is hit"
+            line += f": {_commander_hit(me)}"
             cues = frozenset({"death"})
         else:
             line += ": no effect"
@@ -784,11 +850,13 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
             work = (*work, (f.side, ctx.task, left))
         what = task_text(ctx.task)
         if finished:
-            line = f"{f.name} completes: {what}" + (f" (x{finished})" if finished > 1 else "")
+            line = _agree(state, f.name, "completes", "complete") + f": {what}"
+            line += f" (x{finished})" if finished > 1 else ""
             if left:
                 line += f"; {left}/{tables.ENGINEERING_TASK_POINTS} towards the next"
         else:
-            line = f"{f.name} works at: {what}, {left}/{tables.ENGINEERING_TASK_POINTS} points"
+            line = _agree(state, f.name, "works", "work") + f" at: {what}, "
+            line += f"{left}/{tables.ENGINEERING_TASK_POINTS} points"
         done = state.works_done + ((f.side, ctx.task),) * finished
         new = replace(state, work=work, works_done=done)
         return _Result(_unit_done(new, f.name, False), (line,))
@@ -798,7 +866,8 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         breached = "breached" in outcome.effects
         new = replace(state, laid=laid, demolished=breached)
         line = (
-            f"{f.name} blows the charges: {counted(outcome.headline, 'point')}, the "
+            _agree(state, f.name, "blows", "blow")
+            + f" the charges: {counted(outcome.headline, 'point')}, the "
             f"{state.demolition_target.replace('_', ' ')} "
             + ("is destroyed" if breached else "holds")
         )
@@ -848,11 +917,7 @@ def _after_shot(state: GameState, hits: int, lines: tuple[str, ...]) -> _Result:
     cues: frozenset[str] = frozenset({"death"}) if hits else frozenset()
     extra: tuple[str, ...] = ()
     if hits:
-        extra = (
-            f"{target.name}: {target.figures} standing, {target.casualties} down"
-            + (", shaken" if target.shaken and target.figures else "")
-            + (", destroyed" if not target.figures else ""),
-        )
+        extra = (_standing(target),)
     state = replace(state, ctx=replace(ctx, hits=hits))
     if hits and target.has_leader:
         return _Result(_to(state, "steady_ask"), lines + extra, cues=cues)
@@ -877,6 +942,20 @@ def _after_steady(state: GameState) -> _Result:
     return _after_return(state)
 
 
+def _commander_hit(f: Force) -> str:
+    """The unit's commander is hit: when his replacement takes over (`leader_back_turn`)."""
+    return f"{f.leader} is hit; a replacement arrives at the end of turn {f.leader_back_turn}"
+
+
+def _standing(f: Force) -> str:
+    """What the table should show of a unit that took hits: figures up and down."""
+    return (
+        f"{f.name}: {f.figures} standing, {f.casualties} down"
+        + (", shaken" if f.shaken and f.figures else "")
+        + (", destroyed" if not f.figures else "")
+    )
+
+
 def _destroy(f: Force) -> Force:
     return replace(f, removed=f.removed + f.casualties, casualties=0, routed=True)
 
@@ -889,7 +968,8 @@ def _after_return(state: GameState) -> _Result:
         new = replace(state, ctx=Context(actor=charge.attacker, target=charge.defender))
         attacker = new.force(charge.attacker)
         if not attacker.in_play:
-            return _prefix(_next_charge(new), (f"{attacker.name} is stopped before contact",))
+            stopped = _agree(new, attacker.name, "is", "are") + " stopped before contact"
+            return _prefix(_next_charge(new), (stopped,))
         return _Result(replace(new, stage="melee_cover"))
     # return fire ends the original shooter's activation
     return _Result(_unit_done(state, ctx.target if ctx.returning else ctx.actor, False))
@@ -906,12 +986,21 @@ def _open_charge(state: GameState) -> _Result:
         attacker = state.force(charge.attacker)
         defender = state.force(charge.defender)
         if not attacker.in_play:
-            lines.append(f"{attacker.name} is no longer in play: its charge lapses")
+            lines.append(
+                _agree(state, attacker.name, "is", "are")
+                + " no longer in play: "
+                + ("their" if _plural(state, attacker.name) else "its")
+                + " charge lapses"
+            )
         elif not defender.in_play:
-            lines.append(f"{defender.name} is gone: {attacker.name} may occupy the position")
+            lines.append(
+                _agree(state, defender.name, "is", "are")
+                + f" gone: {attacker.name} may occupy the position"
+            )
         elif defender.name in state.gave_ground:
             lines.append(
-                f"{defender.name} has already given ground: {attacker.name} may occupy the position"
+                _agree(state, defender.name, "has", "have")
+                + f" already given ground: {attacker.name} may occupy the position"
             )
         else:
             ctx = Context(actor=attacker.name, target=defender.name)
@@ -924,7 +1013,8 @@ def _open_charge(state: GameState) -> _Result:
             lines.append(f"Charge: {attacker.name} against {defender.name}")
             return _Result(replace(state, ctx=ctx, stage=stage), tuple(lines))
         state = replace(state, charges=state.charges[1:])
-    return _Result(_end_turn(state), tuple(lines))
+    state, back = _end_turn(state)
+    return _Result(state, (*lines, *back))
 
 
 def _next_charge(state: GameState) -> _Result:
@@ -964,7 +1054,15 @@ def _come_on_used(state: GameState, attacking: bool, key: str) -> _Result:
     else:
         ctx = replace(ctx, attacker_took=ctx.attacker_took + 1)
     who = ctx.actor if attacking else ctx.target
-    line = f"Come On!: {who} " + ("cancels a hit" if key == "cancel" else "inflicts a hit")
+    line = (
+        "Come On!: "
+        + (
+            _agree(state, who, "cancels", "cancel")
+            if key == "cancel"
+            else _agree(state, who, "inflicts", "inflict")
+        )
+        + " a hit"
+    )
     return _prefix(_after_come_on(replace(state, ctx=ctx), attacking), (line,))
 
 
@@ -991,7 +1089,10 @@ def _apply_charge_result(state: GameState) -> _Result:
         )
         return _prefix(
             _next_charge(state.with_force(defender)),
-            (f"{ctx.actor} cuts down {down} of the routed {defender.name}",),
+            (
+                _agree(state, ctx.actor, "cuts", "cut")
+                + f" down {down} of the routed {defender.name}",
+            ),
             frozenset({"death"}) if down else frozenset(),
         )
     defender = _take_hits(defender_before, ctx.defender_took)
@@ -1001,9 +1102,17 @@ def _apply_charge_result(state: GameState) -> _Result:
         ctx.defender_took,
         (attacker_before if judged_before else attacker).shaken,
         (defender_before if judged_before else defender).shaken,
+        attacker=ctx.actor,
+        defender=ctx.target,
     )
     lines = [
         f"result: {ctx.actor} took {ctx.attacker_took}, {ctx.target} took {ctx.defender_took}",
+        # the hits are laid down before anyone moves: what stands, for the table
+        *(
+            _standing(f)
+            for f, took in ((attacker, ctx.attacker_took), (defender, ctx.defender_took))
+            if took
+        ),
         *result.lines,
     ]
     cues: set[str] = set()
@@ -1030,7 +1139,9 @@ def _apply_charge_result(state: GameState) -> _Result:
         and defender.figures
         and not ctx.pursuit
     ):
-        lines.append(f"{defender.name} gives ground: {attacker.name} may pursue")
+        lines.append(
+            _agree(state, defender.name, "gives", "give") + f" ground: {attacker.name} may pursue"
+        )
         return _Result(_to(state, "pursue_ask"), tuple(lines), cues=frozenset(cues))
     if result.loser == "defender" and attacker.in_play:
         lines.append(f"{attacker.name} may occupy the position")
@@ -1047,17 +1158,21 @@ def _next_player(state: GameState) -> _Result:
     return _open_charge(replace(state, stage="charges"))
 
 
-def _end_turn(state: GameState) -> GameState:
+def _end_turn(state: GameState) -> tuple[GameState, tuple[str, ...]]:
+    """The next turn (or the game's end), and a line for each hit commander replaced."""
     forces = []
+    lines = []
     for f in state.forces:
         back = 0 if 0 < f.leader_back_turn <= state.turn else f.leader_back_turn
+        if back != f.leader_back_turn and f.on_table:
+            lines.append(f"{f.name}: the replacement for {f.leader} takes command")
         forces.append(replace(f, acted=False, leader_back_turn=back))
     state = replace(
         state, forces=tuple(forces), charges=(), gave_ground=(), ctx=Context(), player=0
     )
     if state.turn >= state.turn_limit:
-        return replace(state, finished=True, stage="over")
-    return replace(state, turn=state.turn + 1, stage="initiative")
+        return replace(state, finished=True, stage="over"), tuple(lines)
+    return replace(state, turn=state.turn + 1, stage="initiative"), tuple(lines)
 
 
 def _commanders_follow(state: GameState) -> tuple[GameState, tuple[str, ...]]:
@@ -1086,7 +1201,8 @@ def _pointless_roll(state: GameState) -> _Result | None:
     why = "too few figures for a die" if not request.dice_count else "no die can hit"
     dice = tuple(1 for _ in range(request.dice_count))  # any faces: none of them scores
     outcome = action.resolve(params, dice)
-    return _prefix(_on_roll(state, outcome, dice), (f"{request.reason}: {why}, no roll",))
+    said = f"{_reason(state, request)}; {why}, no roll"
+    return _prefix(_on_roll(state, outcome, dice), (said,))
 
 
 def _settle(result: _Result, turn: int) -> _Result:
@@ -1122,7 +1238,7 @@ def _settle(result: _Result, turn: int) -> _Result:
     if state.finished and "game_over" not in cues:
         cues.add("game_over")
         w = winner(state)
-        log.append("Game over: " + (f"{w} wins" if w else "a draw"))
+        log.append("Game over: " + (agree(w, "wins", "win") if w else "a draw"))
     return _Result(state, tuple(log), result.outcome, frozenset(cues))
 
 
@@ -1162,7 +1278,7 @@ def describe(state: GameState) -> tuple[str, ...]:
             status.append(f"with {f.joined}")
         if f.held_fire and f.in_play:
             status.append("holding fire")
-        if f.leader and f.leader_back_turn:
+        if f.leader and f.leader_back_turn and not f.routed:
             status.append(f"{f.leader} away till end of turn {f.leader_back_turn}")
         extra = f" ({', '.join(status)})" if status else ""
         lines.append(

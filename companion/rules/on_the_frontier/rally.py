@@ -77,14 +77,14 @@ def rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     (rolled,) = rally_request(params).split(dice)
     modifier = _modifier(params)
     recovered, stay, removed = rally_counts(rolled, modifier)
-    effects = frozenset({"killed"}) if removed else frozenset()
+    effects = frozenset({"removed"}) if removed else frozenset()
     return Outcome(
         recovered,
         "recovered",
         effects,
         (
             f"rolled {', '.join(map(str, rolled))} {signed(modifier)} each",
-            f"{recovered} back in the ranks, {stay} stay down to try again, "
+            f"{recovered} back in the ranks, {counted(stay, 'stays', 'stay')} down to try again, "
             f"{removed} removed (killed, wounded or run away)",
         ),
     )
@@ -101,7 +101,7 @@ def rally_odds(params: Params) -> Odds:
         for gone in range(n - up + 1):
             ways = comb(n, up) * comb(n - up, gone) * a**up * c**gone * b ** (n - up - gone)
             if ways:
-                effects = frozenset({"killed"}) if gone else frozenset()
+                effects = frozenset({"removed"}) if gone else frozenset()
                 weighted.append((Fraction(ways, whole), up, effects))
     return odds_from_outcomes("recovered", weighted)
 

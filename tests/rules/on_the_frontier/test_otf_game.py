@@ -21,6 +21,7 @@ from companion.rules.core import (
     Rolled,
     RulesError,
 )
+from companion.rules.on_the_frontier.game import GROUND_PROMPT
 
 TURN_ONE = (
     [3, 3],  # tie: roll again
@@ -87,12 +88,12 @@ def test_turn_one_play_by_play() -> None:
     assert log == [
         "Turn 1: initiative tied 3-3; roll again",
         "Turn 1: Blue 5, Red 2: Blue goes first",
-        "Rifles shoots Muskets: 2 hits",
+        "Rifles shoot Muskets: 2 hits",
         "Muskets: 4 standing, 2 down",
         "Horse declares a charge on Warband",
         'Horse may move 15"',
         "Horse is in contact with Warband",
-        "Muskets holds its fire",
+        "Muskets hold their fire",
         "Warband stands to meet the charge",
         "Charge: Horse against Warband",
         "Horse in contact: 2 hits on Warband",
@@ -100,7 +101,9 @@ def test_turn_one_play_by_play() -> None:
         "Come On! (Chief with Warband) rolls 6: cancel or inflict a hit",
         "Come On!: Warband cancels a hit",
         "result: Horse took 1, Warband took 1",
-        "tied: the attacker falls back half a move",
+        "Horse: 3 standing, 1 down",  # the hits lie on the table before anyone moves
+        "Warband: 7 standing, 1 down",
+        "tied: Horse falls back half a move",
         "End of turn 1",
     ]
     assert state.turn == 2 and state.stage == "initiative"
@@ -114,12 +117,16 @@ def test_turn_two_return_fire_steady_come_on_and_the_end() -> None:
     assert "Turn 2: Blue 1, Red 4: Red goes first" in log
     assert 'Warband may move 15"' in log
     assert "Muskets: 3 standing, 3 down" in log  # 3 of 6 is half: not shaken, still shoots
-    assert "Muskets returns fire at Rifles" in log
-    assert "Muskets shoots Rifles: 1 hit" in log
+    assert "Muskets return fire at Rifles" in log
+    assert "Muskets shoot Rifles: 1 hit" in log
     assert "Steady! (Capt A): the only hit cancelled" in log
-    assert "Come On! (Chief with Warband) rolls 1: the commander is hit" in log
+    assert "Rifles: 8 standing, 0 down" in log  # the cancelled hit stands up again
+    assert (
+        "Come On! (Chief with Warband) rolls 1: Chief is hit; "
+        "a replacement arrives at the end of turn 3"
+    ) in log
     assert "result: Warband took 0, Horse took 1" in log
-    assert "defender lost: it retreats a full move" in log
+    assert "Horse loses: it retreats a full move" in log
     assert "Warband may occupy the position" in log
     assert log[-2:] == ["End of turn 2", "Game over: Blue wins"]
     step = RULES.next_step(state)
@@ -144,7 +151,7 @@ def test_rally_is_refused_within_6_inches_then_rolled() -> None:
     assert "rally" not in choice_keys(state)
     state, _ = play(new_game(turn_limit=3), *TURN_ONE)
     state, log = play(state, [1, 6], "unit:Muskets", "rally", "no", [6, 3])
-    assert "Muskets rallies: 1 back, 0 removed, 1 still down" in log
+    assert "Muskets rally: 1 back, 0 removed, 1 still down" in log
     assert state.force("Muskets").figures == 5
 
 
@@ -174,10 +181,10 @@ def test_charged_unit_that_held_fire_volleys_first() -> None:
         "no",
         [6, 5, 4],
     )
-    assert "Muskets fires a volley at the charging Horse" in log
-    assert "Muskets shoots Horse: 1 hit" in log  # cavalry: difficult target, 6s only
+    assert "Muskets fire a volley at the charging Horse" in log
+    assert "Muskets shoot Horse: 1 hit" in log  # cavalry: difficult target, 6s only
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitChoice) and step.prompt == "Cover/obstacle/up?"
+    assert isinstance(step, AwaitChoice) and step.prompt == GROUND_PROMPT
 
 
 def test_cavalry_that_wins_may_pursue() -> None:
@@ -196,8 +203,10 @@ def test_cavalry_that_wins_may_pursue() -> None:
         [6, 6, 6, 6],
         [1, 1, 1],
     )
-    assert "Muskets gives ground: Horse may pursue" in log
-    assert "defender lost: shaken, it routs" in log
+    assert "Muskets give ground: Horse may pursue" in log
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and step.prompt == "Pursue Muskets?"
+    assert "Muskets lose: shaken, they rout" in log
     state, log = play(state, "yes", [5, 5, 1, 1])
     assert "Horse pursues Muskets and attacks again" in log
     assert "Horse cuts down 2 of the routed Muskets" in log
@@ -247,15 +256,15 @@ def test_engineering_and_demolition_in_play() -> None:
         "yes",  # a difficult task
         "no",  # and no engineer with them
     )
-    assert "Sappers works at: build 3 inches of redoubt, 4/6 points" in log
+    assert "Sappers work at: build 3 inches of redoubt, 4/6 points" in log
     assert "a difficult task needs an engineer present; choose another order" in log
     keys = choice_keys(state)
     assert "work" not in keys and "lay" not in keys  # only engineers lay charges
     state, log = play(state, "stand", "unit:Horse", "stand", "done", [5, 2], "unit:Sappers", "lay")
-    assert "Sappers lays a demolition charge (1 laid)" in log
+    assert "Sappers lay a demolition charge (1 laid)" in log
     assert any("Blue: 1 demolition charge laid" in line for line in RULES.describe(state))
     state, log = play(state, "done", "done", [5, 2], "unit:Sappers", "blow", [6])
-    assert "Sappers blows the charges: 6 points, the small bridge is destroyed" in log
+    assert "Sappers blow the charges: 6 points, the small bridge is destroyed" in log
     assert state.demolished and state.charges_laid("Blue") == 0
     assert "lay" not in choice_keys(play(state, "unit:Rifles")[0])
 
@@ -275,3 +284,31 @@ def test_guns_deploying_lose_four_inches() -> None:
     gun = unit("Gun", "Blue", "artillery", 4, "artillery")
     _, log = play(new_game(gun), [5, 2], "unit:Gun", "move", "no", "yes", "no", [3])
     assert 'Gun may move 5"' in log
+
+
+def test_charge_rolls_name_whose_dice_they_are() -> None:
+    # Both sides and both commanders roll in turn with no menu between.
+    state, _ = play(new_game(), *TURN_ONE[:-2])
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "Come On!: Chief with Warband must roll"
+
+
+def test_steady_names_the_commander_and_the_unit() -> None:
+    steady_die = [i for i, given in enumerate(TURN_TWO) if given == [6]][1]  # after the move's
+    state, _ = play(new_game(), *TURN_ONE, *TURN_TWO[:steady_die])
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "Steady!: Capt A with Rifles may roll"
+
+
+def test_a_hit_commander_is_replaced_at_the_end_of_the_next_turn() -> None:
+    state, log = play(new_game(turn_limit=3), *TURN_ONE, *TURN_TWO)
+    assert (
+        "Come On! (Chief with Warband) rolls 1: Chief is hit; "
+        "a replacement arrives at the end of turn 3"
+    ) in log
+    assert not any("replacement for Chief" in line for line in log)  # not yet
+    state, log = play(state, [5, 2], "done", "done")
+    assert log[-3:-1] == ["Warband: the replacement for Chief takes command", "End of turn 3"]
+    assert state.force("Warband").has_leader

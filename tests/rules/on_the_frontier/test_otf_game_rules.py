@@ -26,7 +26,7 @@ def test_a_charged_unit_stands_or_holds_fire_and_does_not_walk_away() -> None:
     assert isinstance(step, AwaitChoice) and step.prompt == "Charged: order?"
     assert choice_keys(state) == ["stand", "hold"]
     state, log = play(state, "stand", "unit:Warband")
-    assert "Muskets stands to meet the charge" in log
+    assert "Muskets stand to meet the charge" in log
     assert "move" in choice_keys(state)  # the Warband is not in contact
 
 
@@ -58,8 +58,8 @@ def test_a_second_charge_on_a_unit_that_gave_ground_lapses() -> None:
         [1, 1, 1],
         "no",  # the Horse does not pursue
     )
-    assert "defender lost: it retreats a full move" in log
-    assert "Muskets has already given ground: Rifles may occupy the position" in log
+    assert "Muskets lose: they retreat a full move" in log
+    assert "Muskets have already given ground: Rifles may occupy the position" in log
     assert log[-1] == "End of turn 1"
     assert state.force("Rifles").figures == 8
 
@@ -84,9 +84,11 @@ def test_too_few_figures_for_a_die_roll_nothing() -> None:
     )
     assert choice_keys(state) == ["stand"]
     state, log = play(state, "stand", "done", "none", "no", [6, 1, 1, 1])
-    assert "infantry in contact, +0 a die: too few figures for a die, no roll" in log
+    assert (
+        "Pickets at Horse: infantry in contact, +0 a die; too few figures for a die, no roll" in log
+    )
     assert "Pickets in contact: 0 hits on Horse" in log
-    assert "defender lost: shaken, it routs" in log
+    assert "Pickets lose: shaken, they rout" in log
     assert not any("may pursue" in line for line in log)  # nobody left to pursue
     assert state.force("Pickets").removed == 2
 
@@ -94,8 +96,8 @@ def test_too_few_figures_for_a_die_roll_nothing() -> None:
 def test_a_volley_no_die_can_hit_is_not_rolled() -> None:
     shot = (RED_FIRST, "unit:Muskets", "shoot", "target:Horse", "long", "no")
     state, log = play(new_game(), *shot)
-    assert "musket fire, long range, -2 a die: no die can hit, no roll" in log
-    assert "Muskets shoots Horse: 0 hits" in log
+    assert "Muskets at Horse: musket fire, long range, -2 a die; no die can hit, no roll" in log
+    assert "Muskets shoot Horse: 0 hits" in log
     state, _ = play(new_game(options={"natural_six_always_hits": True}), *shot)
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.dice_count == 3
@@ -104,6 +106,7 @@ def test_a_volley_no_die_can_hit_is_not_rolled() -> None:
 @pytest.mark.parametrize(
     ("cover", "attacker_reason", "defender_reason"),
     [
+        # each roll names whose dice they are: both sides roll with no menu between
         ("none", "cavalry in contact, +0 a die", "tribesmen in contact, +0 a die"),
         ("defender", "cavalry in contact, -1 a die", "tribesmen in contact, +0 a die"),
         ("attacker", "cavalry in contact, +0 a die", "tribesmen in contact, -1 a die"),
@@ -126,10 +129,12 @@ def test_cover_or_high_ground_on_either_side(
         cover,
     )
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason == attacker_reason
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == f"Horse at Warband: {attacker_reason}"
     state, _ = play(state, [1, 1, 1, 1])
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason == defender_reason
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == f"Warband at Horse: {defender_reason}"
 
 
 def test_only_cavalry_charging_infantry_is_asked_about_a_square() -> None:
@@ -138,7 +143,8 @@ def test_only_cavalry_charging_infantry_is_asked_about_a_square() -> None:
     assert isinstance(step, AwaitChoice) and step.prompt == "Defender in square?"
     state, _ = play(state, "yes")
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason == "cavalry in contact, -1 a die"
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "Horse at Muskets: cavalry in contact, -1 a die"
 
 
 COLONEL = unit("Col B", "Blue", "commander", 1)
@@ -209,7 +215,7 @@ def test_a_difficult_task_goes_ahead_with_an_engineer_present() -> None:
         "yes",
         [4, 2],  # 8 figures: 2 dice
     )
-    assert "Rifles completes: fortify a house" in log
+    assert "Rifles complete: fortify a house" in log
     assert "  Blue built: fortify a house" in RULES.describe(state)
 
 
@@ -219,7 +225,7 @@ def test_a_big_roll_finishes_more_than_one_task() -> None:
         new_game(pioneers, engineering=True), BLUE_FIRST, "unit:Pioneers", "work", "task:redoubt"
     )
     state, log = play(state, [6, 6, 5])  # 12 figures: 3 dice, 17 points
-    assert log == ["Pioneers completes: build 3 inches of redoubt (x2); 5/6 towards the next"]
+    assert log == ["Pioneers complete: build 3 inches of redoubt (x2); 5/6 towards the next"]
     lines = RULES.describe(state)
     assert "  Blue built: build 3 inches of redoubt (x2)" in lines
     assert "  Blue working at: build 3 inches of redoubt, 5/6 points" in lines
@@ -251,8 +257,8 @@ def test_who_may_hold_fire(option: str, gun_holds: bool, clan_holds: bool) -> No
 @pytest.mark.parametrize(
     ("reading", "verdict"),
     [
-        ("after_hits", "defender lost: shaken, it routs"),
-        ("before_hits", "defender lost: it retreats a full move"),
+        ("after_hits", "Muskets lose: shaken, they rout"),
+        ("before_hits", "Muskets lose: they retreat a full move"),
     ],
 )
 def test_when_a_shaken_loser_is_judged(reading: str, verdict: str) -> None:
@@ -304,7 +310,7 @@ def test_out_of_range_is_no_shot_and_draws_no_return_fire() -> None:
         "target:Muskets",
         "out",
     )
-    assert log[-1] == "Muskets is out of range: no shot"
+    assert log[-1] == "Muskets are out of range of Rifles: no shot"
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and step.prompt == "Blue: which unit?"
     assert state.force("Rifles").acted and state.force("Muskets").held_fire
@@ -356,12 +362,12 @@ def test_a_pursuing_commander_still_rolls_come_on_against_routers() -> None:
         "yes",  # pursue the routers
         [5, 1, 1, 1],  # one hit on the runaways
     )
-    assert "defender lost: shaken, it routs" in log
+    assert "Muskets lose: shaken, they rout" in log
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.reason.startswith("Come On!")
     state, log = play(state, [6], "inflict")
-    assert "Come On!: Lancers inflicts a hit" in log
-    assert "Lancers cuts down 2 of the routed Muskets" in log
+    assert "Come On!: Lancers inflict a hit" in log
+    assert "Lancers cut down 2 of the routed Muskets" in log
     assert state.force("Muskets").removed == 6
 
 
@@ -393,8 +399,8 @@ def test_guns_in_contact_roll_per_gunner_or_per_gun(reading: str, guns: int, gun
 @pytest.mark.parametrize(
     ("reading", "line", "left"),
     [
-        ("carries", "Pioneers completes: build 3 inches of redoubt (x2); 5/6 towards the next", 5),
-        ("lost", "Pioneers completes: build 3 inches of redoubt", 0),
+        ("carries", "Pioneers complete: build 3 inches of redoubt (x2); 5/6 towards the next", 5),
+        ("lost", "Pioneers complete: build 3 inches of redoubt", 0),
     ],
 )
 def test_work_beyond_a_finished_task_carries_or_is_lost(reading: str, line: str, left: int) -> None:

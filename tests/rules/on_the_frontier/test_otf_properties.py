@@ -192,7 +192,9 @@ def test_better_troops_or_a_leader_rally_at_least_as_well(
         odds(QUALITY_ORDER[quality_step], True),
     ):
         assert dominates(better, worse, casualties)
-        assert better.effects.get("killed", Fraction(0)) <= worse.effects.get("killed", Fraction(0))
+        assert better.effects.get("removed", Fraction(0)) <= worse.effects.get(
+            "removed", Fraction(0)
+        )
 
 
 @settings(max_examples=30, deadline=None)

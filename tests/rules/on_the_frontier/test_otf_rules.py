@@ -140,17 +140,19 @@ def test_steady_cancels_a_hit_on_5_or_6_and_hits_the_commander_on_1() -> None:
 
 def test_rally_a_die_per_casualty() -> None:
     out = resolve("rally", [6, 4, 1], casualties=3)
-    assert out.headline == 1 and "killed" in out.effects
-    assert any("1 back in the ranks, 1 stay down to try again, 1 removed" in d for d in out.details)
+    assert out.headline == 1 and "removed" in out.effects
+    assert any(
+        "1 back in the ranks, 1 stays down to try again, 1 removed" in d for d in out.details
+    )
 
 
 def test_rally_modifiers() -> None:
     assert resolve("rally", [4, 2], casualties=2, quality="elite").headline == 1
     assert (
-        "killed"
+        "removed"
         not in resolve("rally", [2], casualties=1, quality="elite", leader_joined=True).effects
     )
-    assert "killed" in resolve("rally", [3], casualties=1, quality="poor").effects
+    assert "removed" in resolve("rally", [3], casualties=1, quality="poor").effects
 
 
 def test_charge_dice_by_troop_type() -> None:
@@ -263,3 +265,28 @@ def test_counts_of_one_are_said_in_the_singular() -> None:
     assert resolve("steady", [6], hits_taken=1).details == ("Steady! 6: the only hit cancelled",)
     assert resolve("steady", [6], hits_taken=3).details == ("Steady! 6: one of 3 hits cancelled",)
     assert request("rally", casualties=1).reason == "Rally 1 casualty, +0"
+
+
+
+def test_the_charge_result_names_who_gives_ground() -> None:
+    assert charge_result(3, 1, False, False, "Lancers", "Ghazis").lines == (
+        "Lancers lose: they retreat a full move",
+    )
+    assert charge_result(1, 3, False, True, "Lancers", "Foot A Coy").lines == (
+        "Foot A Coy loses: shaken, it routs",
+    )
+    assert charge_result(2, 2, False, False, "Tribal Horse", "Guides").lines == (
+        "tied: Tribal Horse falls back half a move",
+    )
+
+
+def test_come_on_in_play_names_what_the_die_allows_before_the_choice() -> None:
+    # The box asks cancel or inflict after a 5-6: the roll itself must not say which.
+    assert resolve("come-on", [5], use="either").headline == 1
+    assert not resolve("come-on", [5], use="either").effects
+    hit = resolve("come-on", [1], use="either")
+    assert hit.headline == 2 and "commander_hit" in hit.effects
+    action = RULES.actions["come-on"]
+    odds = action.odds(action.complete_params({"use": "either"}))
+    assert odds.headline == {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}
+    assert odds.headline_label.startswith("Come On! (0 no effect, 1 cancel or inflict")

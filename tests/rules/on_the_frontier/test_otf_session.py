@@ -120,19 +120,20 @@ def test_scripted_game_through_the_session() -> None:
     assert isinstance(step, GameOver) and step.winner == "Blue"  # 15/17 against 13/16
     for line in (
         "Col B joins Horse",
-        "Sappers lays a demolition charge (1 laid)",
-        "Pickets stands to meet the charge",
-        "infantry in contact, +0 a die: too few figures for a die, no roll",
+        "Sappers lay a demolition charge (1 laid)",
+        "Pickets stand to meet the charge",
+        "Pickets at Horse: infantry in contact, +0 a die; too few figures for a die, no roll",
         "Come On! (Col B with Horse) rolls 3: no effect",
-        "defender lost: shaken, it routs",
+        "Pickets lose: shaken, they rout",
         "Warband in contact: 2 hits on Rifles",  # 8 tribesmen, -1 for the cover: 6s
         "Rifles in contact: 3 hits on Warband",
         "Come On!: Warband inflicts a hit",
-        "Come On!: Rifles cancels a hit",
+        "Come On!: Rifles cancel a hit",
         "result: Warband took 3, Rifles took 2",
-        "attacker lost: it retreats a full move",
+        "Rifles: 6 standing, 2 down",  # what the table shows before anyone moves
+        "Warband loses: it retreats a full move",
         "Warband rallies: 2 back, 1 removed, 0 still down",  # the chief adds 1: 6, 5, 2
-        "Sappers blows the charges: 6 points, the small bridge is destroyed",
+        "Sappers blow the charges: 6 points, the small bridge is destroyed",
         "Game over: Blue wins",
     ):
         assert line in log
