@@ -86,7 +86,7 @@ def blast_request_for(figures: int) -> RollRequest:
 def to_hit_request(params: Params) -> RollRequest:
     need, modifier, faces, _ = _to_hit_setup(params)
     return RollRequest(
-        f"{str_param(params, 'cannon').replace('_', ' ')} to hit: {need}+ {signed(modifier)}",
+        f"{tables.display_name(str_param(params, 'cannon'))} to hit: {need}+ {signed(modifier)}",
         (DiceGroup(DieKind.D10, 1, "to hit", f"hit on {faces_text(faces)}"),),
     )
 

@@ -119,9 +119,10 @@ def fire_request(params: Params) -> RollRequest:
     meaning = f"hit on {faces_text(faces)}"
     if weapon == "machine_gun":
         meaning += "; three 0s jam"
+    name = tables.display_name(weapon)
     return RollRequest(
-        f"{weapon.replace('_', ' ')} fire at {params['range']} range: {need}+ {signed(modifier)}",
-        (DiceGroup(DieKind.D10, dice, weapon.replace("_", " "), meaning),),
+        f"{name[:1].upper()}{name[1:]} fire at {params['range']} range: {need}+ {signed(modifier)}",
+        (DiceGroup(DieKind.D10, dice, name, meaning),),
     )
 
 

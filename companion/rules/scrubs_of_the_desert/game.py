@@ -34,6 +34,7 @@ from companion.rules.core import (
     resolve_stage_roll,
     unit_choices,
 )
+from companion.rules.grammar import agree, plural_name
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.activation import (
     ACTIVATION_TOSS,
@@ -52,7 +53,7 @@ from companion.rules.scrubs_of_the_desert.melee import (
     pair_figures,
 )
 from companion.rules.scrubs_of_the_desert.morale import MORALE
-from companion.rules.scrubs_of_the_desert.movement import MOVE
+from companion.rules.scrubs_of_the_desert.movement import FORMATION_CHANGE_ONLY, MOVE
 from companion.rules.scrubs_of_the_desert.scenario import Options, read_options, read_setup
 from companion.rules.scrubs_of_the_desert.sighting import SIGHTING
 
@@ -85,6 +86,11 @@ class Band:
     locked_with: str = ""
     hook_up: bool = False
     over_wall: int = 0
+    plural: bool = False  # the name takes a plural verb: "Spahis move"
+
+    def does(self, singular: str, plural: str) -> str:
+        """The name and its verb, agreeing: "1st Section moves", "Spahis move"."""
+        return f"{self.name} {plural if self.plural else singular}"
 
     @property
     def support_weapon(self) -> str:
@@ -198,6 +204,11 @@ class GameState:
         return sum(b.over_wall for b in self.bands if b.nation == "arab" and not b.removed)
 
 
+def side_does(side: str, singular: str, plural: str) -> str:
+    """A side's name and its verb, agreeing: "Legion wins", "Arabs win"."""
+    return agree(side, singular, plural)
+
+
 def start(scenario: Scenario) -> GameState:
     options = read_options(scenario.options)
     setup = read_setup(scenario.setup, scenario.sides)
@@ -221,6 +232,7 @@ def start(scenario: Scenario) -> GameState:
                 leader=u.leader or "",
                 spotted=not hidden,
                 limbered=bool(u.traits.get("limbered", False)),
+                plural=bool(u.traits.get("plural", plural_name(u.name))),
             )
         )
     return GameState(
@@ -291,9 +303,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
         hidden = [
             b for b in state.enemies(actor.side, False) if not b.spotted and b.name not in c.tried
         ]
-        return AwaitChoice(
-            "Try to sight?", (*unit_choices("target", hidden), Choice("skip", "No more")), c.actor
-        )
+        done = Choice("skip", "No more" if c.tried else "None")
+        return AwaitChoice("Try to sight?", (*unit_choices("target", hidden), done), c.actor)
     if s == "sight_range":
         return AwaitChoice(
             "Range to it?",
@@ -328,7 +339,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
     if s == "weapon_pick":
         return AwaitChoice(
             "Which weapon?",
-            tuple(Choice(w, w.replace("_", " ")) for w in state.band(c.shooter).weapons),
+            tuple(Choice(w, tables.display_name(w)) for w in state.band(c.shooter).weapons),
             c.shooter,
         )
     if s == "fire_range":
@@ -588,10 +599,10 @@ def _begin_activation(state: GameState, name: str) -> _Result:
     partner = state.band(b.locked_with) if b.locked_with else None
     if partner is not None and partner.in_play:
         state = _to(state, "def_position", attacker=name, defender=partner.name, continuing=True)
-        return _r(state, f"{name} activates: locked in melee with {partner.name}")
+        return _r(state, f"{b.does('activates', 'activate')}: locked in melee with {partner.name}")
     if state.options.sighting_when == "activation" and _may_sight(state, b):
-        return _r(_to(state, "sight_pick"), f"{name} activates")
-    return _r(_to(state, "order"), f"{name} activates")
+        return _r(_to(state, "sight_pick"), b.does("activates", "activate"))
+    return _r(_to(state, "order"), b.does("activates", "activate"))
 
 
 def _may_sight(state: GameState, b: Band) -> bool:
@@ -618,14 +629,32 @@ def _to_fire(state: GameState) -> _Result:
     actor = state.band(state.ctx.actor)
     if actor.can_fire(state.turn) and state.enemies(actor.side):
         return _r(_to(state, "fire_pick"))
-    return _r(_end_activation(state))
+    why = _why_no_fire(state, actor)
+    return _r(_end_activation(state), *((why,) if why else ()))
+
+
+def _why_no_fire(state: GameState, b: Band) -> str:
+    """Why a unit that could have fired does not, for the referee who expected it to."""
+    if not b.in_play or b.routed or not b.weapons:
+        return ""
+    gun = b.support_weapon
+    if gun and b.limbered:
+        return f"{b.does('is', 'are')} limbered: no fire until a whole move unlimbers it"
+    if gun == "machine_gun" and b.jammed_from <= state.turn <= b.jammed_until:
+        return f"{b.does('is', 'are')} jammed: no fire this turn"
+    if gun in tables.CANNONS and b.figures < tables.CANNON_MIN_CREW:
+        return f"{b.name} cannot fire: a cannon needs {tables.CANNON_MIN_CREW} crew"
+    if not state.enemies(b.side):
+        return f"{b.name}: no enemy in sight to fire at"
+    return ""
 
 
 def _spot(state: GameState, name: str) -> tuple[GameState, tuple[str, ...]]:
     b = state.band(name)
     if b.spotted:
         return state, ()
-    return state.with_band(replace(b, spotted=True)), (f"{name} gives itself away: spotted",)
+    gives = b.does("gives itself", "give themselves")
+    return state.with_band(replace(b, spotted=True)), (f"{gives} away: spotted",)
 
 
 # ----------------------------------------------------------------- choices
@@ -644,12 +673,13 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _r(_to(state, "sight_range", sight_target=target, tried=(*c.tried, target)))
     if s == "sight_range":
         if key == "beyond":
-            return _r(_to(state, "sight_pick"), f'{c.sight_target} is beyond 24": no sighting')
+            beyond = state.band(c.sight_target).does("is", "are")
+            return _r(_to(state, "sight_pick"), f'{beyond} beyond 24": no sighting')
         if tables.sighting_need(key) == 0:
             b = state.band(c.sight_target)
             return _r(
                 _to(state.with_band(replace(b, spotted=True)), "sight_pick"),
-                f'{b.name} is within 2": sighted',
+                f'{b.does("is", "are")} within 2": sighted',
             )
         return _r(_to(state, "sight_roll", band=key))
     if s == "order":
@@ -657,20 +687,21 @@ def _on_choice(state: GameState, key: str) -> _Result:
     if s == "charge_target":
         return _r(
             _to(state, "terrain", target=key.removeprefix("target:"), charging=True),
-            f"{c.actor} charges {key.removeprefix('target:')}",
+            f"{state.band(c.actor).does('charges', 'charge')} {key.removeprefix('target:')}",
         )
     if s == "terrain":
         return _r(_to(state, "move_roll", terrain=key))
     if s == "contact":
         if not yes:
-            return _r(_end_activation(state), f"{c.actor} does not reach {c.target}")
+            reach = state.band(c.actor).does("does", "do")
+            return _r(_end_activation(state), f"{reach} not reach {c.target}")
         return _r(
             _to(state, "def_position", attacker=c.actor, defender=c.target),
-            f"{c.actor} contacts {c.target}: melee sequence",
+            f"{state.band(c.actor).does('contacts', 'contact')} {c.target}: melee sequence",
         )
     if s == "fire_pick":
         if key == "hold":
-            return _r(_end_activation(state), f"{c.actor} does not fire")
+            return _r(_end_activation(state), f"{state.band(c.actor).does('does', 'do')} not fire")
         return _pick_weapon(
             _to(state, "fire_pick", shooter=c.actor, target=key.removeprefix("target:"))
         )
@@ -678,7 +709,8 @@ def _on_choice(state: GameState, key: str) -> _Result:
         return _after_weapon(_to(state, s, weapon=key))
     if s == "fire_range":
         if key == "out":
-            return _r(_end_activation(state), f"{c.target} is out of range: no fire")
+            out = state.band(c.target).does("is", "are")
+            return _r(_end_activation(state), f"{out} out of range: no fire")
         return _r(_to(state, "fire_cover", range_band=key))
     if s == "fire_cover":
         state = _to(state, s, cover=yes)
@@ -713,14 +745,14 @@ def _on_choice(state: GameState, key: str) -> _Result:
         if key == "fire":
             return _pick_weapon(
                 _to(state, s, defensive=True, shooter=c.defender, target=c.attacker),
-                f"{c.defender} fires at the chargers",
+                f"{state.band(c.defender).does('fires', 'fire')} at the chargers",
             )
         if key == "counter":
             left = f", leaving the {c.def_position}" if c.def_position != "open" else ""
-            return _r(
-                _to(state, "att_morale_roll", counter=True), f"{c.defender} counter-charges{left}"
-            )
-        return _r(_to(state, "att_morale_roll"), f"{c.defender} stands and waits")
+            counter = state.band(c.defender).does("counter-charges", "counter-charge")
+            return _r(_to(state, "att_morale_roll", counter=True), f"{counter}{left}")
+        waits = state.band(c.defender).does("stands and waits", "stand and wait")
+        return _r(_to(state, "att_morale_roll"), waits)
     if s == "hook_defenders":
         defenders = int(key)
         state = _to(state, "hook_throw_roll", hook_defenders=defenders)
@@ -736,12 +768,13 @@ def _on_choice(state: GameState, key: str) -> _Result:
     if s == "gun_crew":
         return _r(
             _to(state, "terrain", crew=int(key), manning=True),
-            f"{key} of {c.actor} make for {c.target}",
+            f"{key} of {c.actor} {'makes' if key == '1' else 'make'} for {c.target}",
         )
     if s == "reached_gun":
         if yes:
             return _man_gun(state)
-        return _r(_end_activation(state), f"{c.actor} do not reach {c.target} this time")
+        reach = f"{c.crew} of {c.actor} {'does' if c.crew == 1 else 'do'} not reach"
+        return _r(_end_activation(state), f"{reach} {c.target} this time")
     if s == "hook_target":
         arab = state.band(key.removeprefix("unit:"))
         french = state.band(c.actor)
@@ -759,7 +792,7 @@ def _on_choice(state: GameState, key: str) -> _Result:
             bouts=tuple((b.attackers, b.defenders) for b in bouts),
             bout_index=0,
         )
-        return _r(state, f"{french.name} attacks the hook of {arab.name}")
+        return _r(state, f"{french.does('attacks', 'attack')} the hook of {arab.name}")
     raise RulesError(f"no choice expected at stage {s!r}")
 
 
@@ -772,7 +805,7 @@ def _on_order(state: GameState, key: str) -> _Result:
         return _r(_to(state, "terrain" if key == "move" else "charge_target"))
     if key == "unlimber":
         state = _to(state.with_band(replace(b, limbered=False)), "order", moved=True)
-        line = f"{b.name} spends its move to unlimber"
+        line = f"{b.does('spends its', 'spend their')} move to unlimber"
         if not state.options.fire_after_unlimbering:
             return _r(_end_activation(state), line, "it fires from its next activation")
         return _then(_to_fire(state), line)
@@ -783,7 +816,7 @@ def _on_order(state: GameState, key: str) -> _Result:
             f"{b.name}: the new crew spend this action setting up; it fires from the next",
         )
     if key == "stay":
-        return _then(_to_fire(_to(state, "order", moved=False)), f"{b.name} stays put")
+        return _then(_to_fire(_to(state, "order", moved=False)), b.does("stays put", "stay put"))
     if key == "hook":
         state, spotted = _spot(state, b.name)
         return _r(_to(state, "hook_defenders"), *spotted)
@@ -844,8 +877,9 @@ def _man_gun(state: GameState) -> _Result:
         if setting_up
         else "it fires from its next activation"
     )
+    man = "mans" if crew == 1 else "man"
     return _r(
-        _end_activation(state), f"{crew} of {foot.name} man {gun.name}: {then}, one die a man"
+        _end_activation(state), f"{crew} of {foot.name} {man} {gun.name}: {then}, one die a man"
     )
 
 
@@ -867,7 +901,8 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
         winner = outcome.headline - 1
         bonus = bonuses_after(outcome.headline, *state.bonus)
         state = replace(state, bonus=bonus, stage="pick_unit", ctx=Context(side=winner))
-        return _r(state, f"toss: {tossed}: won by {state.sides[winner]}, who activate a unit")
+        won = side_does(state.sides[winner], "wins and activates", "win and activate")
+        return _r(state, f"toss: {tossed}: {won} a unit")
     if s == "sight_roll":
         b = state.band(c.sight_target)
         if "sighted" in outcome.effects:
@@ -913,16 +948,20 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
         state, lines, cues = _morale_applied(state, c.defender, outcome)
         if outcome.headline:
             return _r(_to(state, "def_response"), *lines)
-        return _r(_end_activation(state), *lines, f"{c.attacker} takes the ground", cues=cues)
+        takes = state.band(c.attacker).does("takes", "take")
+        return _r(_end_activation(state), *lines, f"{takes} the ground", cues=cues)
     if s == "att_morale_roll":
+        attacker = state.band(c.attacker)
+        roll = outcome.details[1].split(":")[0]  # "rolled 23 against 70%"
         if outcome.headline:
-            return _then(_start_bouts(state), f"{c.attacker} holds ({outcome.details[1]})")
+            closes = attacker.does("closes in", "close in")
+            return _then(_start_bouts(state), f"{closes}: morale {roll}, holds")
         if c.counter:
             state = _to(state, s, att_failed=True)
-            roll = outcome.details[1].split(":")[0]
             return _then(
                 _start_bouts(state),
-                f"{c.attacker} falters ({roll}): the counter-charge strikes with +3",
+                f"{attacker.does('falters', 'falter')} (morale {roll}): "
+                "the counter-charge strikes with +3",
             )
         state, lines, cues = _morale_applied(state, c.attacker, outcome)
         return _r(_end_activation(state), *lines, "no melee", cues=cues)
@@ -934,19 +973,21 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
         return _r(_end_activation(state), *lines, cues=cues)
     if s == "hook_throw_roll":
         b = state.band(c.actor)
+        roll = outcome.details[0].split(":")[0]  # "rolled 6 - 1 for defenders ... = 5, needing 4+"
         if "hooked" in outcome.effects:
             state = state.with_band(replace(b, hook_up=True))
-            held = f"{b.name}'s hook holds ({outcome.details[0]})"
+            held = f"{b.name}'s hook holds ({roll})"
             if state.options.hook_thrower_is_first_climber:
                 return _climbed(state, 1, held, "the thrower scales the wall")
             return _climbed(
                 state, 1, held, "the thrower scales the wall and the free climber follows", up=2
             )
-        return _r(_end_activation(state), f"{b.name}'s hook fails ({outcome.details[0]})")
+        return _r(_end_activation(state), f"{b.name}'s hook falls back ({roll})")
     if s == "climb_roll":
+        climb = f"{c.actor}'s {outcome.details[0]}"  # "...'s second climber rolled 6 ..."
         if "climbed" in outcome.effects:
-            return _climbed(state, c.climber + 1, outcome.details[0])
-        return _r(_end_activation(state), outcome.details[0])
+            return _climbed(state, c.climber + 1, climb)
+        return _r(_end_activation(state), climb)
     raise RulesError(f"no roll expected at stage {s!r}")
 
 
@@ -965,12 +1006,15 @@ def _moved(state: GameState, outcome: Outcome) -> _Result:
     c = state.ctx
     b = state.band(c.actor)
     inches = outcome.headline
-    lines = [f'{b.name} moves {inches}" ({outcome.details[0]})']
-    if "formation_change" in outcome.effects:
+    lines = [f'{b.does("moves", "move")} {inches}" ({outcome.details[0]})']
+    if FORMATION_CHANGE_ONLY in outcome.effects and b.kind != "gun":  # a gun has no formation
         lines.append(f"{b.name} may still change formation")
     if b.kind == "gun" and not b.limbered and inches:  # a gun that rolls 0" stays deployed
         b = replace(b, limbered=True)
-        lines.append(f"{b.name} limbers up to move; a full move unlimbers it")
+        lines.append(
+            f"{b.does('limbers', 'limber')} up to move: no fire until a later whole move "
+            "unlimbers it"
+        )
     state = state.with_band(b)
     state, spotted = _spot(state, b.name)
     # A unit that rolls 0" stays where it stood, so its fire keeps the +1 for not moving.
@@ -986,7 +1030,7 @@ def _fired(state: GameState, outcome: Outcome) -> _Result:
     c = state.ctx
     shooter = state.band(c.shooter)
     lines = [
-        f"{shooter.name} fires {c.weapon.replace('_', ' ')} at {c.target}: "
+        f"{shooter.does('fires', 'fire')} {tables.display_name(c.weapon)} at {c.target}: "
         f"{counted(outcome.headline, 'hit')}"
     ]
     cues: frozenset[str] = frozenset()
@@ -999,7 +1043,7 @@ def _fired(state: GameState, outcome: Outcome) -> _Result:
         )
         state = state.with_band(shooter)
         lines.append(
-            f"{shooter.name} jams: "
+            f"{shooter.does('jams', 'jam')}: "
             + ("no more fire this turn or next" if at_once else "no fire next turn")
         )
         cues = frozenset({"jam"})
@@ -1016,7 +1060,7 @@ def _lose_figures(state: GameState, name: str, dead: int) -> tuple[GameState, tu
     if not dead:
         return state, ()
     b = replace(b, figures=b.figures - dead, over_wall=min(b.over_wall, b.figures - dead))
-    line = f"{b.name} loses {dead}: {b.figures} left"
+    line = f"{b.does('loses', 'lose')} {dead}: {b.figures} left"
     if b.figures == 0:
         if b.support_weapon == "machine_gun":
             line += "; the machine gun is abandoned"
@@ -1059,7 +1103,8 @@ def _after_fire(state: GameState, damaged: tuple[str, ...], *lines: str) -> _Res
         state = _to(state, "att_morale_roll", defensive=False, shooter="", hits=0, crew_hits=0)
         attacker = state.band(c.attacker)
         if not attacker.in_play:
-            return _r(_end_activation(state), *lines, f"{attacker.name} never reaches the enemy")
+            never = attacker.does("never reaches", "never reach")
+            return _r(_end_activation(state), *lines, f"{never} the enemy")
         return _r(state, *lines)
     pending = tuple(n for n in damaged if state.band(n).in_play)
     if pending:
@@ -1107,7 +1152,11 @@ def _start_bouts(state: GameState) -> _Result:
         locked=0,
     )
     doubles = sum(1 for b in bouts if b.attackers + b.defenders == 3)
-    return _r(state, f"melee: {counted(len(bouts), 'bout')} ({doubles} two against one)")
+    line = f"melee: {counted(len(bouts), 'bout')}"
+    if doubles:
+        line += ", all" if doubles == len(bouts) else f", {doubles} of them"
+        line += " two against one"
+    return _r(state, line)
 
 
 def _bout_fought(state: GameState, outcome: Outcome) -> _Result:
@@ -1120,7 +1169,7 @@ def _bout_fought(state: GameState, outcome: Outcome) -> _Result:
     else:
         assert outcome.headline == LOCKED
         locked += 1
-    line = f"bout {c.bout_index + 1}: {outcome.details[-1]}"
+    line = f"bout {c.bout_index + 1}: " + _bout_words(state, outcome.headline)
     state = _to(
         state,
         "bout_roll",
@@ -1132,6 +1181,15 @@ def _bout_fought(state: GameState, outcome: Outcome) -> _Result:
     if c.bout_index + 1 < len(c.bouts):
         return _r(state, line)
     return _then(_melee_over(state), line)
+
+
+def _bout_words(state: GameState, result: int) -> str:
+    """Who won the bout and whose figure the referee takes off, by name."""
+    c = state.ctx
+    if result == LOCKED:
+        return "a tie: the melee is locked"
+    won, lost = (c.attacker, c.defender) if result == ATTACKER_WINS else (c.defender, c.attacker)
+    return f"{state.band(won).does('wins', 'win')}: one of {lost} is killed"
 
 
 def _melee_over(state: GameState) -> _Result:
@@ -1206,7 +1264,7 @@ def _settle(result: _Result, turn: int) -> _Result:
         if first or second:
             side = 0 if first else 1
             state = replace(state, stage="pick_unit", ctx=Context(side=side))
-            log.append(f"only {state.sides[side]} has units left to activate")
+            log.append(f"only {side_does(state.sides[side], 'has', 'have')} units left to activate")
             break
         state = _end_turn(state)
         log.append(f"End of turn {turn}")
@@ -1215,7 +1273,7 @@ def _settle(result: _Result, turn: int) -> _Result:
         if state.turn > state.turn_limit and f"End of turn {turn}" not in log:
             log.append(f"End of turn {turn}")
         w = winner(state)
-        log.append("Game over: " + (f"{w} wins" if w else "a draw"))
+        log.append("Game over: " + (side_does(w, "wins", "win") if w else "a draw"))
         cues.add("game_over")
     return _Result(state, tuple(log), frozenset(cues))
 
@@ -1272,9 +1330,10 @@ def describe(state: GameState) -> tuple[str, ...]:
         now, started = strength(state, side)
         lines.append(f"{side}: {now}/{counted(started, 'figure')}")
     if state.fort:
+        arabs = next((b.side for b in state.bands if b.nation == "arab"), "Arabs")
         lines.append(
-            f"over the wall: {state.over_wall()}"
-            + (f" of {state.wall_goal}" if state.wall_goal else "")
+            f"{arabs} over the wall: {state.over_wall()}"
+            + (f" of {state.wall_goal} to win" if state.wall_goal else "")
         )
     for b in state.bands:
         status = []

@@ -45,11 +45,12 @@ def throw_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     defenders = int_param(params, "defenders")
     counted = min(defenders, tables.HOOK_MAX_DEFENDERS_COUNTED)
     hooked = die in throw_faces(defenders)
+    less = f' - {counted} for defenders within 1" = {die - counted}' if counted else ""
     return pass_fail_outcome(
         "hooked",
         hooked,
-        f'rolled {die} - {counted} (defenders within 1") = {die - counted} needing 4: '
-        + ("the hook holds; the thrower scales the wall" if hooked else "it falls back"),
+        f"rolled {die}{less}, needing {tables.HOOK_THROW_NEED}+: "
+        + ("the hook holds" if hooked else "the hook falls back"),
     )
 
 

@@ -76,10 +76,31 @@ def morale_result(
     return MoraleResult(False, "routs" if above_half else "removed")
 
 
+#: Any failed test; "routed" or "removed" says which failure.
+MORALE_FAILED = "morale_failed"
+
+
 def _effects(result: MoraleResult) -> frozenset[str]:
     if result.passed:
         return frozenset()
-    return frozenset({"resolve_failed", "routed" if result.result == "routs" else "removed"})
+    return frozenset({MORALE_FAILED, "routed" if result.result == "routs" else "removed"})
+
+
+def _result_words(result: MoraleResult, rout_rule: str) -> str:
+    """What the test did, after the roll: the unit is the subject, whatever its name."""
+    if result.result == "holds":
+        return "holds"
+    if result.result == "routs":
+        return (
+            f'fails: the unit routs back {tables.ROUT_INCHES}", loses its action, '
+            "recovers by itself"
+        )
+    why = (
+        "half its figures or fewer left"
+        if rout_rule == "strength"
+        else f"morale {tables.ROUT_THRESHOLD}% or under"
+    )
+    return f"fails: the unit is removed ({why})"
 
 
 PARAMS = (
@@ -160,12 +181,8 @@ def morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     details = [
         f"base {params['base_morale']}% - {lost} lost x {per}% "
         f"+ {tables.position_bonus(position)}% ({position}) = {target}%",
-        f"rolled {roll:02d}: "
-        + {
-            "holds": "holds",
-            "routs": 'fails: routs back 12", loses its action, recovers by itself',
-            "removed": "fails at 50% or less: the unit is removed",
-        }[result.result],
+        f"rolled {roll:02d} against {target}%: "
+        + _result_words(result, str_param(params, "rout_rule")),
     ]
     return Outcome(1 if result.passed else 0, LABEL, _effects(result), tuple(details))
 

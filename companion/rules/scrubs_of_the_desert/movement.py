@@ -31,16 +31,22 @@ RULE_WORDS = {
 }
 
 
+#: A French unit that rolls 0" does not move but may still change formation.
+FORMATION_CHANGE_ONLY = "formation_change_only"
+
+
 def _effects(unit_type: str, inches: int) -> frozenset[str]:
     if inches == 0 and unit_type.startswith("french"):
-        return frozenset({"formation_change"})
+        return frozenset({FORMATION_CHANGE_ONLY})
     return frozenset()
 
 
 def move_request(params: Params) -> RollRequest:
-    rule = tables.movement_rule(str_param(params, "unit_type"), str_param(params, "terrain"))
+    unit_type = str_param(params, "unit_type")
+    terrain = str_param(params, "terrain")
+    rule = tables.movement_rule(unit_type, terrain)
     return RollRequest(
-        f"Move {str_param(params, 'unit_type').replace('_', ' ')} over {params['terrain']}",
+        f"Leader move: {tables.display_name(unit_type)} on {tables.TERRAIN_NAMES[terrain]}",
         (
             DiceGroup(
                 DieKind.D10,

@@ -118,7 +118,7 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
 )
 
-UNIT_TRAITS: tuple[str, ...] = ("base_morale", "hidden", "limbered", "loss_per_figure")
+UNIT_TRAITS: tuple[str, ...] = ("base_morale", "hidden", "limbered", "loss_per_figure", "plural")
 SETUP_KEYS: tuple[str, ...] = (
     "turn_limit",
     "french_side",
@@ -252,7 +252,7 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -
         raise unit_error(
             name, "traits.loss_per_figure", f"{rate!r} must be a whole percentage 1..50"
         )
-    for flag in ("hidden", "limbered"):
+    for flag in ("hidden", "limbered", "plural"):
         if flag in traits and not isinstance(traits[flag], bool):
             raise unit_error(name, f"traits.{flag}", f"{traits[flag]!r} must be true or false")
     if traits.get("hidden") and nation == "french":

@@ -14,6 +14,16 @@ from dataclasses import dataclass
 NATIONS: tuple[str, ...] = ("french", "arab")
 UNIT_KINDS: tuple[str, ...] = ("foot", "horse", "gun")
 
+
+def display_name(key: str) -> str:
+    """A weapon or movement row as the referee reads it: "french_rifle" is "French
+    rifle", "arab_horse" "Arab horse", "machine_gun" "machine gun"."""
+    nation, _, rest = key.partition("_")
+    if nation in NATIONS and rest:
+        return f"{nation.capitalize()} {rest.replace('_', ' ')}"
+    return key.replace("_", " ")
+
+
 # ------------------------------------------------------------------ activation
 
 ACTIVATION_LOSS_BONUS = 1  # +1 per toss lost in a row; back to 0 on a win
@@ -48,6 +58,8 @@ def sighting_need(band: str) -> int:
 # -------------------------------------------------------------------- movement
 
 TERRAINS: tuple[str, ...] = ("trail", "desert", "rough")  # "trail" is trail or fort
+#: The terrains as the box's menu names them.
+TERRAIN_NAMES: dict[str, str] = {"trail": "trail or fort", "desert": "desert", "rough": "rough"}
 
 #: How the three movement dice are read.
 DICE_RULES: tuple[str, ...] = ("total_3", "highest_2", "lowest_2", "highest_1", "lowest_1")

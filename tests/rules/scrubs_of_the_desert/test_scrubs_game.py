@@ -130,26 +130,23 @@ TURN_ONE = (
 
 def test_turn_one_play_by_play() -> None:
     state, log = play(new_game(), *TURN_ONE)
-    assert log[0] == "toss: Legion 3+0 = 3, Arabs 7+0 = 7: won by Arabs, who activate a unit"
-    assert (
-        "Riflemen's hook holds (rolled 6 - 1 (defenders within 1\") = 5 needing 4: the hook "
-        "holds; the thrower scales the wall)" in log
-    )
+    assert log[0] == "toss: Legion 3+0 = 3, Arabs 7+0 = 7: Arabs win and activate a unit"
+    assert "Riflemen's hook holds (rolled 6 - 1 for defenders within 1\" = 5, needing 4+)" in log
     assert "Riflemen: 3 over the wall" in log
-    assert "toss: Legion 5+1 = 6, Arabs 5+0 = 5: won by Legion, who activate a unit" in log
-    assert "Riflemen gives itself away: spotted" in log
+    assert "toss: Legion 5+1 = 6, Arabs 5+0 = 5: Legion wins and activates a unit" in log
+    assert "Riflemen give themselves away: spotted" in log
     assert "the hook of Riflemen is thrown down" in log
     assert "Section loses 1: 3 left" in log
-    assert "toss: Legion 2+0 = 2, Arabs 4+1 = 5: won by Arabs, who activate a unit" in log
-    assert "Section morale: rolled 50: holds" in log
+    assert "toss: Legion 2+0 = 2, Arabs 4+1 = 5: Arabs win and activate a unit" in log
+    assert "Section morale: rolled 50 against 80%: holds" in log
     assert "Section fires at the chargers" in log
     assert "Horse loses 1: 1 left" in log
-    assert "melee: 1 bout (1 two against one)" in log
-    assert "bout 1: defenders win: an attacker is killed" in log
+    assert "melee: 1 bout, all two against one" in log
+    assert "bout 1: Section wins: one of Horse is killed" in log
     assert "Horse loses 1: 0 left; the unit is gone" in log
     assert "only Legion has units left to activate" in log
     assert "MG jams: no more fire this turn or next" in log
-    assert "Riflemen morale: rolled 39: holds" in log
+    assert "Riflemen morale: rolled 39 against 40%: holds" in log
     assert log[-1] == "End of turn 1"
     assert state.turn == 2 and state.bonus == (1, 0)
     riflemen = state.band("Riflemen")
@@ -179,12 +176,15 @@ def test_turn_two_jammed_gun_rout_and_the_end() -> None:
     assert "MG stays put" in log
     assert isinstance(RULES.next_step(state), AwaitRoll)  # no fire: the gun is jammed
     state, log = play(state, *TURN_TWO[3:])
-    assert "Riflemen fires arab rifle at Section: 2 hits" in log
-    assert any(line.startswith('Section morale: rolled 61: fails: routs back 12"') for line in log)
+    assert "Riflemen fire Arab rifle at Section: 2 hits" in log
+    assert any(
+        line.startswith('Section morale: rolled 61 against 60%: fails: the unit routs back 12"')
+        for line in log
+    )
     assert log[-2:] == ["End of turn 2", "Game over: Legion wins"]
     step = RULES.next_step(state)
     assert isinstance(step, GameOver) and step.winner == "Legion"
-    assert any("over the wall: 2 of 6" in line for line in step.summary)
+    assert any("Arabs over the wall: 2 of 6 to win" in line for line in step.summary)
 
 
 def test_climbers_over_the_wall_win() -> None:
@@ -200,14 +200,15 @@ def test_climbers_over_the_wall_win() -> None:
         "yes",
         [8],
     )
-    assert log[-1] == "Game over: Arabs wins"
+    assert log[-1] == "Game over: Arabs win"
     assert isinstance(RULES.next_step(state), GameOver)
 
 
 def test_failed_climb_stops_the_climbing() -> None:
     state, log = play(new_game(), [3, 7], "unit:Riflemen", "hook", "3", [7], "yes", [4])
     assert (
-        "second climber rolled 4 needing 5+: fails; no one else climbs this hook this turn" in log
+        "Riflemen's second climber rolled 4 needing 5+: fails; no one else climbs this hook "
+        "this turn" in log
     )
     assert state.band("Riflemen").over_wall == 1
 
@@ -236,7 +237,7 @@ def test_locked_melee_continues_on_activation() -> None:
         [0, 0],
     )
     assert "Section stands and waits" in log  # the defender's answer is in the log
-    assert "bout 2: tie: the melee is locked" in log
+    assert "bout 2: a tie: the melee is locked" in log
     assert "Horse and Section are locked in melee" in log
     assert "Section took more casualties: morale check" in log
     assert state.band("Section").locked_with == "Horse"
@@ -285,8 +286,10 @@ def charge_the_spahis(raw: dict, position: str, closing: list[int]) -> tuple[Gam
 def test_counter_charge_against_a_failed_attacker(position: str) -> None:
     state, log = charge_the_spahis(spahis_scenario(), position, [9, 9])
     left = ", leaving the fort" if position == "fort" else ""
-    assert f"Spahis counter-charges{left}" in log
-    assert "Riflemen falters (rolled 99): the counter-charge strikes with +3" in log
+    assert f"Spahis counter-charge{left}" in log
+    assert (
+        "Riflemen falter (morale rolled 99 against 60%): the counter-charge strikes with +3" in log
+    )
     bout = RULES.advance(state, Rolled((5, 5, 5)))
     assert bout.outcome is not None
     defenders = bout.outcome.details[1]
@@ -297,7 +300,7 @@ def test_counter_charge_against_a_failed_attacker(position: str) -> None:
 @pytest.mark.parametrize(("bonus", "defenders_total"), [("failed_attacker", 6), ("always", 9)])
 def test_counter_charge_against_an_attacker_that_holds(bonus: str, defenders_total: int) -> None:
     state, log = charge_the_spahis(spahis_scenario(counter_charge_bonus=bonus), "open", [0, 0])
-    assert "Riflemen holds (rolled 00: holds)" in log
+    assert "Riflemen close in: morale rolled 00 against 60%, holds" in log
     bout = RULES.advance(state, Rolled((5, 5, 5)))
     assert bout.outcome is not None
     assert bout.outcome.details[1].startswith(f"defenders 5 = {defenders_total}")
@@ -335,7 +338,10 @@ def test_failed_attacker_without_counter_charge_has_no_melee() -> None:
         "none",
         [9, 9],
     )
-    assert any(line.startswith("Riflemen morale: rolled 99: fails: routs") for line in log)
+    assert any(
+        line.startswith("Riflemen morale: rolled 99 against 60%: fails: the unit routs")
+        for line in log
+    )
     assert "no melee" in log and state.band("Riflemen").routed
     assert not state.band("Riflemen").removed  # closing into melee never removes
 
@@ -347,7 +353,7 @@ def test_defender_that_fails_its_test_routs_and_there_is_no_melee() -> None:
         "building",
         [9, 9],
     )
-    assert "Riflemen takes the ground" in log
+    assert "Riflemen take the ground" in log
     assert state.band("Spahis").routed and not state.band("Spahis").removed
 
 
@@ -358,7 +364,7 @@ def test_a_shaky_charged_unit_routs_or_is_removed_by_option(
     raw = spahis_scenario(charged_unit_can_be_removed=can_be_removed)
     raw["units"][0]["traits"] = {"base_morale": 40}  # 50% or less: removal, if it may be
     state, log = play(new_game(raw), *RIFLEMEN_CHARGE_SPAHIS, "open", [9, 9])
-    assert "Riflemen takes the ground" in log
+    assert "Riflemen take the ground" in log
     spahis = state.band("Spahis")
     assert (spahis.removed, spahis.routed) == (removed, not removed)
 
@@ -419,10 +425,10 @@ def test_infantry_man_the_gun_set_up_then_fire_one_die_a_man() -> None:
     state, log = play(state, *MAN_THE_GUN[:4])
     assert options(state) == {"1", "2"}  # no more than the gun's crew
     state, log = play(state, *MAN_THE_GUN[4:])
-    assert "1 of Section make for MG" in log
+    assert "1 of Section makes for MG" in log
     assert 'Section moves 10" (rolled 5, 5, 5: highest 2 dice = 10")' in log
     assert any(
-        line.startswith("1 of Section man MG: its next activation is a full") for line in log
+        line.startswith("1 of Section mans MG: its next activation is a full") for line in log
     )
     section, gun = state.band("Section"), state.band("MG")
     assert (section.figures, section.detached, section.lost) == (1, 1, 2)
@@ -460,7 +466,7 @@ def test_infantry_that_fall_short_of_the_gun() -> None:
     state, log = play(
         new_game(hidden_arabs=False, turn_limit=3), *MG_CREW_SHOT_AWAY, *MAN_THE_GUN[:-1], "no"
     )
-    assert "Section do not reach MG this time" in log
+    assert "1 of Section does not reach MG this time" in log
     assert state.band("MG").abandoned and state.band("Section").detached == 0
 
 
@@ -492,7 +498,7 @@ def test_cannon_hit_and_blast() -> None:
     assert "Gun's cannon hits: place the 3\" blast" in log  # 4 - 1 crew + 4 grapeshot = 7
     assert options(state) == {str(n) for n in range(1, 7)}
     state, log = play(state, "3", [5, 4, 9], "open", [0, 0])
-    assert "Riflemen loses 2: 4 left" in log
+    assert "Riflemen lose 2: 4 left" in log
 
 
 def test_wrong_input_is_refused_and_state_untouched() -> None:
@@ -559,6 +565,7 @@ def test_a_jam_in_defensive_fire_silences_the_gun_this_turn_and_next() -> None:
     for turn in (1, 2):
         state, log = play(state, [9, 0], "unit:MG", "stay")
         assert "MG stays put" in log and isinstance(RULES.next_step(state), AwaitRoll)
+        assert "MG is jammed: no fire this turn" in log  # the referee is told why
         state, _ = play(state, *QUIET_TURN_REST)
         assert state.turn == turn + 1
     state, _ = play(state, [9, 0], "unit:MG", "stay")
@@ -577,6 +584,7 @@ def test_a_jam_that_only_costs_the_next_turn() -> None:
     assert state.turn == 2
     state, log = play(state, [9, 0], "unit:MG", "stay")
     assert "MG stays put" in log and isinstance(RULES.next_step(state), AwaitRoll)  # silent
+    assert "MG is jammed: no fire this turn" in log
     state, _ = play(state, *QUIET_TURN_REST)
     state, _ = play(state, [9, 0], "unit:MG", "stay")
     assert options(state) == {"target:Riflemen", "hold"}  # fires again in turn 3
@@ -594,7 +602,14 @@ def test_a_unit_that_rolls_no_inches_has_not_moved_when_it_fires(
 ) -> None:
     state, _ = play(
         new_game(hidden_arabs=False),
-        [7, 3], "unit:Section", "move", "rough", move_dice, "target:Riflemen", "short", "no",
+        [7, 3],
+        "unit:Section",
+        "move",
+        "rough",
+        move_dice,
+        "target:Riflemen",
+        "short",
+        "no",
     )
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.reason.endswith(f"7+ {bonus}")
@@ -630,16 +645,16 @@ def test_units_that_move_are_spotted_and_sighting_ranges() -> None:
     state, log = play(new_game(), [7, 3], "unit:Section")
     assert options(state) == {"target:Riflemen", "skip"}  # the Horse is in plain view
     state, log = play(state, "target:Riflemen", "beyond")
-    assert 'Riflemen is beyond 24": no sighting' in log
+    assert 'Riflemen are beyond 24": no sighting' in log
     assert options(state) == {"skip"}  # one try a hidden unit an activation
     state, _ = play(state, "skip", "stay", "hold", [0, 9], "unit:Riflemen", "move", "rough")
     state, log = play(state, [1, 2, 3])
-    assert "Riflemen gives itself away: spotted" in log and state.band("Riflemen").spotted
+    assert "Riflemen give themselves away: spotted" in log and state.band("Riflemen").spotted
 
 
 def test_sighting_within_2_inches_needs_no_roll() -> None:
     state, log = play(new_game(), [7, 3], "unit:Section", "target:Riflemen", "0-2")
-    assert 'Riflemen is within 2": sighted' in log and state.band("Riflemen").spotted
+    assert 'Riflemen are within 2": sighted' in log and state.band("Riflemen").spotted
 
 
 def test_sighting_only_when_moving() -> None:
@@ -665,7 +680,10 @@ def test_routed_unit_loses_its_action_and_recovers_at_the_end_of_the_turn() -> N
         "open",
         [8, 0],  # 80 against 70 - 10 = 60: over 50%, so a rout
     )
-    assert any(line.startswith('Section morale: rolled 80: fails: routs back 12"') for line in log)
+    assert any(
+        line.startswith('Section morale: rolled 80 against 60%: fails: the unit routs back 12"')
+        for line in log
+    )
     assert state.band("Section").routed and state.band("Section").activated
     state, _ = play(state, [9, 0])
     assert options(state) == {"unit:MG"}  # the routed Section has lost its action
@@ -697,16 +715,16 @@ def guns_scenario(**options: object) -> dict:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize(
-    ("row", "reason"), [("arab_foot", "arab foot"), ("french_foot", "french foot")]
+    ("row", "reason"), [("arab_foot", "Arab foot"), ("french_foot", "French foot")]
 )
 def test_arab_gun_movement_row(row: str, reason: str) -> None:
     state, _ = play(new_game(guns_scenario(arab_gun_moves_as=row)), [3, 7], "unit:Old Cannon")
     assert options(state) == {"move", "stay"}
     state, _ = play(state, "move", "desert")
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason == f"Move {reason} over desert"
+    assert isinstance(step, AwaitRoll) and step.request.reason == f"Leader move: {reason} on desert"
     state, log = play(state, [1, 5, 9])
-    assert "Old Cannon limbers up to move; a full move unlimbers it" in log
+    assert "Old Cannon limbers up to move: no fire until a later whole move unlimbers it" in log
     assert state.band("Old Cannon").limbered
 
 
@@ -729,6 +747,7 @@ def test_a_gun_that_rolls_no_distance_stays_unlimbered() -> None:
     state, log = play(new_game(raw), [9, 0], "unit:Gun", "move", "desert", [0, 0, 5])
     assert 'Gun moves 0" (rolled 0, 0, 5: lowest 2 dice = 0")' in log
     assert not any("limbers up" in line for line in log)
+    assert not any("change formation" in line for line in log)  # a gun has no formation
     assert not state.band("Gun").limbered
     assert "target:Riflemen" in options(state)  # still deployed: it may fire
 
@@ -736,6 +755,8 @@ def test_a_gun_that_rolls_no_distance_stays_unlimbered() -> None:
 def test_a_limbered_gun_cannot_fire() -> None:
     state, log = play(new_game(guns_scenario()), [9, 0], "unit:Gun", "stay")
     assert "Gun stays put" in log and isinstance(RULES.next_step(state), AwaitRoll)
+    # The referee who expected a "Fire at?" is told why there is none.
+    assert "Gun is limbered: no fire until a whole move unlimbers it" in log
 
 
 @pytest.mark.parametrize(("cover_on_blast", "meaning"), [(False, "5+ kills"), (True, "6+ kills")])
@@ -765,7 +786,7 @@ def test_cannon_crew_penalty_in_play() -> None:
     )
     state, _ = play(state, "no", "no")  # no cover, not under 6"
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason == "arab cannon to hit: 8+ -1"
+    assert isinstance(step, AwaitRoll) and step.request.reason == "Arab cannon to hit: 8+ -1"
 
 
 def hook_game(**options: object) -> GameState:
@@ -785,7 +806,7 @@ def test_hook_thrower_and_the_free_climber(first: bool, over_after_throw: int) -
         [6],  # 6 - 2 = 4
     )
     assert "the 2 defending the hook do nothing else this turn" in log
-    assert "Riflemen gives itself away: spotted" in log
+    assert "Riflemen give themselves away: spotted" in log
     assert state.band("Riflemen").over_wall == over_after_throw
     assert options(state) == {"yes", "no"}
     state, log = play(state, "yes")
@@ -839,7 +860,7 @@ def duel(arab_figures: int = 1, **setup: object) -> GameState:
 def test_a_side_with_no_unit_left_loses_at_once() -> None:
     state, log = play(duel(), [9, 0], "unit:Section", "stay", "target:Riflemen", "short", "no")
     state, log = play(state, [9, 0, 0, 0])
-    assert log[-2:] == ["Riflemen loses 1: 0 left; the unit is gone", "Game over: Legion wins"]
+    assert log[-2:] == ["Riflemen lose 1: 0 left; the unit is gone", "Game over: Legion wins"]
     step = RULES.next_step(state)
     assert isinstance(step, GameOver) and step.winner == "Legion"
     with pytest.raises(RulesError, match="the game is over"):
@@ -925,3 +946,63 @@ def test_state_is_frozen_dataclasses_and_tuples_all_game(seed: int) -> None:
             assert isinstance(step, AwaitRoll)
             given = Rolled(tuple(rng.choice(k.faces) for k in step.request.kinds))
         state = RULES.advance(state, given).state
+
+
+# ------------------------------------------------------ the referee's words
+
+
+def test_verbs_agree_with_plural_unit_and_side_names() -> None:
+    _, log = play(new_game(hidden_arabs=False), [3, 7], "unit:Riflemen", "stay")
+    assert log[0] == "toss: Legion 3+0 = 3, Arabs 7+0 = 7: Arabs win and activate a unit"
+    assert log[1:] == ["Riflemen activate", "Riflemen stay put"]
+    _, log = play(new_game(hidden_arabs=False), [7, 3], "unit:Section", "stay")
+    assert log == [
+        "toss: Legion 7+0 = 7, Arabs 3+0 = 3: Legion wins and activates a unit",
+        "Section activates",
+        "Section stays put",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("plural", "line"), [(True, "Riflemen activate"), (False, "Riflemen activates")]
+)
+def test_the_plural_trait_overrides_the_guess(plural: bool, line: str) -> None:
+    raw = scenario_dict(hidden_arabs=False)
+    raw["units"][2]["traits"]["plural"] = plural
+    _, log = play(new_game(raw), [3, 7], "unit:Riflemen")
+    assert log[-1] == line
+
+
+def test_the_plural_trait_must_be_true_or_false() -> None:
+    raw = scenario_dict()
+    raw["units"][2]["traits"]["plural"] = "yes"
+    with pytest.raises(ScenarioError, match="plural"):
+        new_game(raw)
+
+
+def test_sighting_menu_says_none_before_a_try_and_no_more_after() -> None:
+    state, _ = play(new_game(), [7, 3], "unit:Section")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and step.options[-1].label == "None"
+    state, _ = play(state, "target:Riflemen", "beyond")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and step.options[-1].label == "No more"
+
+
+def test_weapons_are_named_as_the_referee_reads_them() -> None:
+    raw = scenario_dict(hidden_arabs=False)
+    raw["units"][0]["weapons"] = ["french_rifle", "french_pistol"]
+    state, _ = play(new_game(raw), [7, 3], "unit:Section", "stay", "target:Horse")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice)
+    assert [c.label for c in step.options] == ["French rifle", "French pistol"]
+    state, _ = play(state, "french_rifle", "short", "no")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert step.request.reason == "French rifle fire at short range: 7+ +1"
+    assert step.request.groups[0].label == "French rifle"
+
+
+def test_a_failed_hook_names_the_roll_once() -> None:
+    _, log = play(new_game(), [3, 7], "unit:Riflemen", "hook", "0", [2])
+    assert "Riflemen's hook falls back (rolled 2, needing 4+)" in log

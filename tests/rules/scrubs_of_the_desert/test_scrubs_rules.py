@@ -212,7 +212,7 @@ def test_french_at_zero_may_change_formation(
     unit_type: str, dice: list[int], formation: bool
 ) -> None:
     out = act("move", dice, unit_type=unit_type, terrain="desert")
-    assert ("formation_change" in out.effects) is formation
+    assert ("formation_change_only" in out.effects) is formation
 
 
 # --------------------------------------------------------------------- fire
@@ -423,19 +423,19 @@ def test_morale_strength_reading(target: int, size: int, lost: int, result: str)
             {"base_morale": 70, "unit_size": 4, "figures_lost": 1, "position": "fort"},
             [8, 1],
             80,
-            {"routed", "resolve_failed"},
+            {"routed", "morale_failed"},
         ),
         (
             {"base_morale": 60, "unit_size": 10, "figures_lost": 2},
             [9, 9],
             50,
-            {"removed", "resolve_failed"},
+            {"removed", "morale_failed"},
         ),
         (
             {"base_morale": 60, "unit_size": 20, "figures_lost": 2},
             [9, 9],
             54,
-            {"routed", "resolve_failed"},
+            {"routed", "morale_failed"},
         ),
         (
             {"base_morale": 60, "unit_size": 20, "loss_per_figure": 10, "figures_lost": 2},
@@ -451,6 +451,60 @@ def test_morale_check(params: dict, dice: list[int], target: int, effects: set[s
     assert f"= {target}%" in out.details[0]
     assert out.effects == effects
     assert out.headline == (0 if effects else 1)
+
+
+@pytest.mark.parametrize(
+    ("params", "dice", "line"),
+    [
+        ({"base_morale": 70, "unit_size": 4}, [3, 4], "rolled 34 against 70%: holds"),
+        (
+            {"base_morale": 70, "unit_size": 4},
+            [9, 5],
+            'rolled 95 against 70%: fails: the unit routs back 12", loses its action, '
+            "recovers by itself",
+        ),
+        (
+            {"base_morale": 60, "unit_size": 10, "figures_lost": 2},
+            [9, 4],
+            "rolled 94 against 50%: fails: the unit is removed (morale 50% or under)",
+        ),
+        (
+            {"base_morale": 80, "unit_size": 10, "figures_lost": 5, "rout_rule": "strength"},
+            [9, 4],
+            "rolled 94 against 55%: fails: the unit is removed (half its figures or fewer left)",
+        ),
+    ],
+)
+def test_morale_result_line_gives_the_roll_against_the_target(
+    params: dict,  # type: ignore[type-arg]
+    dice: list[int],
+    line: str,
+) -> None:
+    assert act("morale", dice, **params).details[1] == line
+
+
+@pytest.mark.parametrize(
+    ("defenders", "die", "line"),
+    [
+        (0, 8, "rolled 8, needing 4+: the hook holds"),
+        (2, 6, 'rolled 6 - 2 for defenders within 1" = 4, needing 4+: the hook holds'),
+        (5, 5, 'rolled 5 - 3 for defenders within 1" = 2, needing 4+: the hook falls back'),
+    ],
+)
+def test_hook_throw_line(defenders: int, die: int, line: str) -> None:
+    assert act("hook-throw", [die], defenders=defenders).details == (line,)
+
+
+def test_move_and_fire_name_nation_and_terrain_for_the_referee() -> None:
+    assert (
+        req("move", unit_type="arab_horse", terrain="trail").reason
+        == "Leader move: Arab horse on trail or fort"
+    )
+    assert req("fire", weapon="arab_spear").groups[0].label == "Arab spear"
+    machine_gun = req("fire", weapon="machine_gun", figures=2)
+    assert machine_gun.groups[0].label == "machine gun"
+    assert machine_gun.reason.startswith("Machine gun fire at short range")
+    assert req("cannon-to-hit", cannon="french_cannon").reason.startswith("French cannon to hit")
 
 
 def test_morale_refuses_a_unit_with_no_one_left() -> None:

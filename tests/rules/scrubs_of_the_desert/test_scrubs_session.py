@@ -69,7 +69,7 @@ hidden = false
 
 # (input, a line the play-by-play must then show)
 SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
-    ((7, 3), "toss: Legion 7+0 = 7, Arabs 3+0 = 3: won by Legion, who activate a unit"),
+    ((7, 3), "toss: Legion 7+0 = 7, Arabs 3+0 = 3: Legion wins and activates a unit"),
     ("unit:Section", "Section activates"),
     ("target:Warband", ""),
     ("12-24", ""),
@@ -79,10 +79,10 @@ SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
     ("target:Warband", ""),
     ("long", ""),
     ("no", ""),
-    ((9, 8, 0, 0), "Section fires french rifle at Warband: 2 hits"),  # 8+ long, +1 still
+    ((9, 8, 0, 0), "Section fires French rifle at Warband: 2 hits"),  # 8+ long, +1 still
     ("open", ""),
-    ((3, 0), "Warband morale: rolled 30: holds"),  # 65 - 2 x 10 = 45
-    ((3, 7), "toss: Legion 3+0 = 3, Arabs 7+1 = 8: won by Arabs, who activate a unit"),
+    ((3, 0), "Warband morale: rolled 30 against 45%: holds"),  # 65 - 2 x 10 = 45
+    ((3, 7), "toss: Legion 3+0 = 3, Arabs 7+1 = 8: Arabs win and activate a unit"),
     ("unit:Horse", "Horse activates"),
     ("charge", ""),
     ("target:MG", "Horse charges MG"),
@@ -90,12 +90,12 @@ SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
     ((3, 4, 5), 'Horse moves 12" (rolled 3, 4, 5: total of all 3 dice = 12")'),
     ("yes", "Horse contacts MG: melee sequence"),
     ("open", ""),
-    ((0, 0), "MG morale: rolled 00: holds"),
+    ((0, 0), "MG morale: rolled 00 against 70%: holds"),
     ("fire", "MG fires at the chargers"),
     ((0, 0, 0, 9), "MG jams: no more fire this turn or next"),
-    ((0, 0), "Horse holds (rolled 00: holds)"),
-    ((5, 5, 5), "bout 1: defenders win: an attacker is killed"),
-    ((0, 9), "toss: Legion 0+1 = 1, Arabs 9+0 = 9: won by Arabs, who activate a unit"),
+    ((0, 0), "Horse closes in: morale rolled 00 against 50%, holds"),
+    ((5, 5, 5), "bout 1: MG wins: one of Horse is killed"),
+    ((0, 9), "toss: Legion 0+1 = 1, Arabs 9+0 = 9: Arabs win and activate a unit"),
     ("unit:Warband", "Warband activates"),
     ("hook", ""),
     ("1", "the 1 defending the hook do nothing else this turn"),
@@ -103,7 +103,7 @@ SCRIPT: tuple[tuple[str | tuple[int, ...], str], ...] = (
     ("yes", ""),
     ((5,), "Warband: 2 over the wall"),
     ("yes", ""),
-    ((8,), "Game over: Arabs wins"),
+    ((8,), "Game over: Arabs win"),
 )
 
 
@@ -118,7 +118,7 @@ def test_scripted_game_is_journaled_and_resumes(tmp_path: Path) -> None:
             assert expected in transition.log, (given, transition.log)
     step = session.step
     assert isinstance(step, GameOver) and step.winner == "Arabs"
-    assert "over the wall: 3 of 3" in step.summary
+    assert "Arabs over the wall: 3 of 3 to win" in step.summary
     assert "  Horse: 0/2 (removed)" in step.summary
     assert "  MG: 2/2 (jammed to the end of turn 2)" in step.summary
     resumed = resume_after_power_cut(session)
