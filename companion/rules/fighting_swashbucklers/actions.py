@@ -169,6 +169,10 @@ UNDER_OFFICER = Action(
 # ------------------------------------------------------------ second action
 
 
+# A yes/no headline: the box says "Granted: no" and "granted 30%" (not "Second actions: 0").
+SECOND_LABEL = "granted"
+
+
 def _second_request(params: Params) -> RollRequest:
     chance = command.second_action_chance(int_param(params, "cp"))
     return percentile_request(f"Second action ({chance}%)", f"{chance} or less: a second action")
@@ -186,7 +190,7 @@ def _second_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     verdict = "a second action" if headline else "no second action"
     return Outcome(
         headline,
-        "second actions",
+        SECOND_LABEL,
         effects,
         (line, f"chance 10 x {cp} CP = {command.second_action_chance(cp)}%: {verdict}"),
     )
@@ -199,9 +203,7 @@ SECOND_ACTION = Action(
     (CP, DOUBLE_ZERO),
     _second_request,
     _second_resolve,
-    lambda p: _over_percentile(
-        p, "second actions", lambda v: _second_outcome(int_param(p, "cp"), v)
-    ),
+    lambda p: _over_percentile(p, SECOND_LABEL, lambda v: _second_outcome(int_param(p, "cp"), v)),
     examples=({"cp": 4}, {"cp": 0, "double_zero": "0"}, {"cp": 10}),
 )
 
@@ -289,10 +291,12 @@ def morale_effects(result: morale.MoraleResult) -> frozenset[str]:
 
 def _morale_request(params: Params) -> RollRequest:
     level = _level(params)
-    return percentile_request(
-        f"Morale test against ML {level}",
-        f"over {level} fails; {level // 2} or less provoked",
-    )
+    lowest = min(percentile_values(str_param(params, "double_zero")))
+    if level < lowest:  # markers have driven the ML below anything the dice can read
+        meaning = "every roll fails"
+    else:
+        meaning = f"over {level} fails; {level // 2} or less provoked"
+    return percentile_request(f"Morale test against ML {level}", meaning)
 
 
 def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
@@ -315,7 +319,7 @@ def _morale_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         )
     elif result.band == morale.PROVOKED:
         reaction = morale.provoked_reaction(str_param(params, "kind"))
-        verdict = f"{value} <= half ML: provoked, the squad must {reaction}"
+        verdict = f"{value} <= {level // 2} (half ML): provoked, the squad must {reaction}"
     else:
         verdict = f"{value} <= {level}: no effect"
     return Outcome(result.losses, "men removed", morale_effects(result), (explain, line, verdict))
@@ -509,14 +513,12 @@ def _mg_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         )
     value, line = _percentile(params, request, dice)
     markers, _ = _mg_outcome(riflemen, factor, value)
-    return Outcome(
-        markers,
-        "markers",
-        details=(
-            line,
-            f"gun 4 + riflemen {markers - 4} ({tables.fire_chance(riflemen)}% for {factor})",
-        ),
-    )
+    chance = tables.fire_chance(riflemen)
+    if value <= chance:
+        verdict = f"{value} <= {chance}: gun 4 + riflemen {factor} = {counted(markers, 'marker')}"
+    else:
+        verdict = f"{value} > {chance}: the riflemen miss, the gun's 4 markers only"
+    return Outcome(markers, "markers", details=(line, verdict))
 
 
 def _mg_odds(params: Params) -> Odds:
@@ -552,7 +554,7 @@ def _cannon_request(params: Params) -> RollRequest:
     rng = int_param(params, "range")
     tens = fire.range_tens(rng)
     return d10_request(
-        f"Cannon, range tens digit {tens}: d10 - {tens}",
+        f'Cannon at {tens * 10}-{tens * 10 + 9}": d10 - {tens}',
         f"markers = d10 - {tens}, none below",
         str_param(params, "d10_zero"),
     )
@@ -567,7 +569,7 @@ def _cannon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     return Outcome(
         markers,
         "markers",
-        details=(line, f'D {die} - R {tens} (tens digit of {rng}"): {verdict}'),
+        details=(line, f'D {die} - R {tens} (range {tens * 10}-{tens * 10 + 9}"): {verdict}'),
     )
 
 
@@ -604,7 +606,7 @@ def _rough_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     headline, effects = _rough_outcome(value)
     return Outcome(
         headline,
-        "passes",
+        "passed",
         effects,
         (line, "passes through" if headline else "stands for the rest of the turn"),
     )
@@ -617,7 +619,7 @@ ROUGH_TERRAIN = Action(
     (DOUBLE_ZERO,),
     _rough_request,
     _rough_resolve,
-    lambda p: _over_percentile(p, "passes", _rough_outcome),
+    lambda p: _over_percentile(p, "passed", _rough_outcome),
     examples=({}, {"double_zero": "0"}),
 )
 

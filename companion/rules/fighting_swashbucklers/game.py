@@ -21,7 +21,7 @@ points. A captured commanding officer ends the game at once (by default).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.rules.core import (
     Action,
@@ -169,6 +169,11 @@ def _leader(s: GameState, u: SquadState, kind: str) -> OfficerState | None:
     if officer is None or not officer.alive or officer.kind != kind:
         return None
     return officer
+
+
+def _commander_name(s: GameState, side: str) -> str:
+    """The side's commanding officer by name ("Legion commander" if it has none)."""
+    return next((u.name for u in s.units if u.side == side and u.is_commander), f"{side} commander")
 
 
 def _fighter(u: SquadState) -> str:
@@ -320,7 +325,7 @@ def _roll_for(s: GameState) -> _Roll | None:
     st = s.stage
     k = st.kind
     if k == "cp_roll":
-        return _Roll(actions.COMMAND_POINTS, _zero(s), f"{st.unit} commander")
+        return _Roll(actions.COMMAND_POINTS, _zero(s), _commander_name(s, st.unit))
     if k == "officer_roll":
         return _Roll(actions.UNDER_OFFICER, _zero(s), st.unit)
     if k == "second_roll":
@@ -394,7 +399,8 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
     if k == "pick_reactor":
         opts = [Choice(f"unit:{u.name}", _label(u.name)) for u in _reactors(s)]
         opts.append(Choice("end", "No more"))
-        return AwaitChoice(f"{s.non_phasing} reacts ({s.reactions_left})", tuple(opts), "")
+        left = s.reactions_left
+        return AwaitChoice(f"{s.non_phasing} reacts: {left} left", tuple(opts), "")
     if k == "leader_help":
         u = s.unit(st.unit)
         opts = [Choice("help:0", "No help")]
@@ -403,7 +409,7 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
                 opts.append(_help_choice(lendable[0]))
             else:
                 opts.append(Choice(f"band:{band}", f"Lend {lendable[0]}-{lendable[-1]}"))
-        return AwaitChoice(f"{u.leader} helps {u.name}?", tuple(opts), u.name)
+        return AwaitChoice(f"{u.name}: help from {u.leader}?", tuple(opts), u.name)
     if k == "leader_points":
         u = s.unit(st.unit)
         opts = [_help_choice(p) for p in HELP_BANDS[st.number]]
@@ -416,15 +422,16 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
         order = ("attacker", "none", "defender") if flank else ("none", "defender", "attacker")
         labels = {"none": "No advantage", "attacker": "Attacker +2", "defender": "Defender +2"}
         fixed = tuple(Choice(f"adv:{o}", labels[o]) for o in order)
-        return AwaitChoice(f"{m.attacker} v {m.defender}: edge?", fixed, m.attacker)
+        return AwaitChoice(f"{m.attacker}: who gets +2 v {m.defender}?", fixed, m.attacker)
     if k == "pick_rally":
         opts = [Choice(f"rally:{u.name}", _label(label)) for u, label in _rally_targets(s)]
-        return AwaitChoice(f"Rally {st.number} to?", tuple(opts), s.phasing)
+        men = counted(st.number, "man", "men")
+        return AwaitChoice(f"Rally {men} to?", tuple(opts), s.phasing)
     if k == "pick_holder":
         name, points = s.objectives[st.number]
         opts = [Choice(f"hold:{side.name}", _label(side.name)) for side in s.sides]
         opts.append(Choice("hold:none", "Nobody"))
-        return AwaitChoice(f"Who holds {name} ({points})?", tuple(opts), name)
+        return AwaitChoice(f"{name}: who holds it ({points} VP)?", tuple(opts), name)
     return None
 
 
@@ -521,9 +528,23 @@ def advance(state: object, given: GameInput) -> Transition:
         assert isinstance(given, Chosen)
         new = _on_choice(s.at(stage=Stage()), s.stage, given.key, out)
     new = _settle(new, out.log, out.cues)
+    if out.outcome is not None:
+        out.outcome = replace(out.outcome, changes=_changes(out.log))
     if new.finished:
         out.cues.add("game_over")
     return Transition(new, tuple(out.log), out.outcome, frozenset(out.cues))
+
+
+def _changes(log: Sequence[str]) -> tuple[str, ...]:
+    """What the roll did to the table, for the result screen: the play-by-play after the
+    request and its reasoning (indented), up to the next turn's line."""
+    said: list[str] = []
+    for line in log[1:]:
+        if line.startswith("---"):
+            break
+        if not line.startswith(" "):
+            said.append(line)
+    return tuple(said)
 
 
 # ----------------------------------------------------------------- choices applied
@@ -579,16 +600,16 @@ def _on_choice(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
 
 def _on_action(s: GameState, u: SquadState, key: str, out: _Out) -> GameState:
     if key == "end":
-        out.log.append(f"{u.name} ends its orders")
+        out.log.append(f"{u.name}: no more orders this turn")
         return s.with_unit(u.with_(done=True))
     if key == "land":
-        out.log.append(f"{u.name} materialise anywhere on the field; they do nothing more")
+        out.log.append(f"{u.name} materialises anywhere on the field; it does nothing more")
         return _land(s, u)
     if key == "stay":
-        out.log.append(f"{u.name} stay in hyper-space this turn")
+        out.log.append(f"{u.name} stays in hyper-space this turn")
         return s.with_unit(u.with_(done=True))
     if key == "vanish":
-        out.log.append(f"{u.name} dematerialise: off the field until next turn")
+        out.log.append(f"{u.name} dematerialises: off the field until next turn")
         return s.with_unit(
             u.with_(hyperspace=AIRBORNE, hyperspace_turn=s.turn, done=True, actions_used=1)
         )
@@ -625,7 +646,7 @@ def _land_due_rangers(s: GameState, out: _Out) -> GameState:
         return s
     for u in s.units:
         if u.side == s.phasing and u.airborne and u.men > 0 and u.hyperspace_turn < s.turn:
-            out.log.append(f"{u.name} must land now: place them anywhere on the field")
+            out.log.append(f"{u.name} must land now: place it anywhere on the field")
             s = _land(s, u)
     return s
 
@@ -717,7 +738,7 @@ def _contact(
         s = s.with_unit(d.with_(stress=True))
     elif a.kind == tables.CAVALRY and d.kind in tables.FOOT_KINDS and facing == "front":
         stressed = attacker if _opt_str(s, "frontal_cavalry_stress") == "cavalry" else defender
-        out.log.append(f"cavalry charge infantry frontally: {stressed} tests in stress")
+        out.log.append(f"cavalry charging infantry head-on: {stressed} tests at half ML")
         s = s.with_unit(s.unit(stressed).with_(stress=True))
     if purpose == "charge":
         return _action_done(s, attacker, halted=True)  # in contact: no more orders
@@ -788,10 +809,10 @@ def _provoked(s: GameState, name: str, stressed: bool, out: _Out) -> GameState:
     )
     if u.kind == tables.CAVALRY:
         if flank is not None:
-            out.log.append(f"{name} advance and turn to face {flank.attacker}")
+            out.log.append(f"{name} advances and turns to face {flank.attacker}")
             return s.with_unit(u.with_(faced=True))
         if any(m.attacker == name for m in s.melees):
-            out.log.append(f"{name} are already charging home")
+            out.log.append(f"{name} is already charging home")
             return s
         if not _charge_targets(s, u):
             return s
@@ -833,11 +854,20 @@ def _begin_fight(s: GameState, index: int, advantage: str, out: _Out) -> GameSta
         attacker_officer=_leader(s, a, tables.ORDINARY_OFFICER) is not None,
         defender_officer=_leader(s, d, tables.ORDINARY_OFFICER) is not None,
     )
+    edge = {"attacker": f"+2 to {a.name}", "defender": f"+2 to {d.name}"}.get(
+        advantage, "no advantage"
+    )
     out.log.append(
-        f"melee: {a.name} ({fight.attacker_fighting} fighting) v "
-        f"{d.name} ({fight.defender_fighting} fighting), advantage: {advantage}"
+        f"melee: {a.name} ({_fighting(s, a, fight.attacker_fighting)}) v "
+        f"{d.name} ({_fighting(s, d, fight.defender_fighting)}), {edge}"
     )
     return s.at(fight=fight)
+
+
+def _fighting(s: GameState, u: SquadState, count: int) -> str:
+    """'4 fighting', or '3 fighting, Emir Ali among them' when his officer joins in."""
+    officer = _leader(s, u, tables.ORDINARY_OFFICER)
+    return f"{count} fighting" + (f", {officer.name} among them" if officer else "")
 
 
 def _on_melee_round(s: GameState, dice: Sequence[int], out: _Out) -> GameState:
@@ -894,8 +924,8 @@ def _on_melee_round(s: GameState, dice: Sequence[int], out: _Out) -> GameState:
         f.rounds + 1,
     )
     out.log.append(
-        f"round {f.rounds}: {f.attacker} {f.attacker_fighting} fighting, "
-        f"{f.defender} {f.defender_fighting} fighting"
+        f"after round {f.rounds}: {counted(f.attacker_fighting, 'man', 'men')} of {f.attacker} "
+        f"still fighting, {f.defender_fighting} of {f.defender}"
     )
     if commander_lost:
         return _commander_captured(s.at(fight=f), f, out)
@@ -981,10 +1011,10 @@ def _rally_to(s: GameState, name: str, men: int, out: _Out) -> GameState:
         out.log.append(f"1 man rallies to {name}")
     elif _opt_str(s, "lost_squad_rally") == "by_man":
         placed = 1
-        out.log.append(f"1 man of {name} rallies beside the commanding officer")
+        out.log.append(f"1 man of {name} rallies beside {_commander_name(s, u.side)}")
     else:
         placed = u.routed
-        out.log.append(f"{name} rallies whole beside the commanding officer")
+        out.log.append(f"{name} rallies whole beside {_commander_name(s, u.side)}")
     s = s.with_unit(u.with_(men=u.men + placed, routed=u.routed - placed))
     left = men - placed
     if left > 0:
@@ -1004,7 +1034,8 @@ def _on_roll(
     k = st.kind
     if k == "cp_roll":
         side = s.side(st.unit)
-        out.log.append(f"{side.name} commanding officer has {outcome.headline} CP")
+        who = _commander_name(s, side.name)
+        out.log.append(f"{who}, the {side.name} commanding officer, has {outcome.headline} CP")
         return s.with_side(SideState(side.name, outcome.headline, side.victory_points))
     if k == "officer_roll":
         o = s.officer(st.unit)

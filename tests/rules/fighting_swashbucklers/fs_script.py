@@ -72,8 +72,8 @@ def r(*dice: int) -> Rolled:
 
 # (input, a text the play-by-play of that input must contain, or "")
 SCRIPT: tuple[tuple[GameInput, str], ...] = (
-    (r(5, 0), "Legion commanding officer has 4 CP"),
-    (r(9, 9), "Tribes commanding officer has 5 CP"),
+    (r(5, 0), "Capt, the Legion commanding officer, has 4 CP"),
+    (r(9, 9), "the Tribes commanding officer, has 5 CP"),
     (r(1, 0), "Sgt is a good leader"),
     (r(2, 0), "Tribes: a second action each"),
     (c("unit:R1"), ""),
@@ -102,8 +102,8 @@ SCRIPT: tuple[tuple[GameInput, str], ...] = (
     (r(9, 0), "MG holds (ML 95)"),
     (r(6, 1), "R1 fails (ML 60): 1 man routs, 3 left"),
     (r(8, 8), "T1 fails (ML 55): 2 men rout, 1 left"),
-    (c("adv:none"), "melee: R1 (3 fighting) v L1 (4 fighting), advantage: none"),
-    (r(5, 1, 1, 2, 9, 6), "round 1: R1 1 fighting, L1 3 fighting"),
+    (c("adv:none"), "melee: R1 (3 fighting) v L1 (4 fighting), no advantage"),
+    (r(5, 1, 1, 2, 9, 6), "after round 1: 1 man of R1 still fighting, 3 of L1"),
     (r(9, 1), "L1: 1 man beaten threefold routs from the field"),
     (r(1, 5), 'R1 withdraws 12" in good order'),
     (r(3, 3), "Ali's men clobber him"),
@@ -115,7 +115,7 @@ SCRIPT: tuple[tuple[GameInput, str], ...] = (
     (c("rally:T1"), "--- turn 1: Legion is phasing"),
     (r(0, 0), "Legion: one action each"),
     (c("unit:L1"), ""),
-    (c("vanish"), "L1 dematerialise"),
+    (c("vanish"), "L1 dematerialises"),
     (c("unit:MG"), ""),
     (c("move"), ""),
     (c("rough:yes"), ""),

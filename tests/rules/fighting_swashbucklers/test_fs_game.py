@@ -133,6 +133,39 @@ def test_every_choice_label_fits_the_screen() -> None:
         state, _ = play(state, given)
 
 
+def test_prompts_name_who_and_what_and_read_cleanly_under_their_unit() -> None:
+    """The box titles a menu with its `about` and shows the rest of the prompt below, so a
+    prompt that starts with the unit's name goes on with ": " (not "Riders 1 v ...")."""
+    state = begin(raw_scenario())
+    prompts = []
+    for given, _ in SCRIPT:
+        step = RULES.next_step(state)
+        if isinstance(step, AwaitChoice):
+            prompts.append(step.prompt)
+            if step.about and step.prompt.startswith(step.about):
+                assert step.prompt.startswith(f"{step.about}: "), step.prompt
+        state, _ = play(state, given)
+    for expected in (
+        "L1: help from Sgt?",
+        "Legion reacts: 2 left",
+        "Legion reacts: 1 left",
+        "R1: who gets +2 v L1?",
+        "Rally 4 men to?",
+        "Rally 1 man to?",
+        "Well: who holds it (20 VP)?",
+    ):
+        assert expected in prompts, (expected, prompts)
+
+
+def test_a_unit_is_one_squad_in_every_line_whatever_its_name() -> None:
+    """'Riders 3 fires', so also 'Riders 3 advances', 'is', 'materialises', 'stays'."""
+    verbs = {line.split(" ", 2)[1] for _, line in SCRIPT if line.startswith(("L1 ", "R1 "))}
+    assert not verbs & {"advance", "are", "materialise", "dematerialise", "stay"}
+    state = tribes_orders(begin(preset()))
+    state, log = play(state, c("unit:Sheikh"), c("end"))
+    assert "Sheikh: no more orders this turn" in log
+
+
 # ------------------------------------------------------------------ rules in play
 
 
@@ -211,6 +244,13 @@ def test_cavalry_charging_infantry_frontally_test_in_stress() -> None:
     assert step.request.reason == "R1: Morale test against ML 50"
 
 
+def test_frontal_cavalry_stress_says_who_tests_at_half_ml() -> None:
+    state = tribes_orders(begin(preset()))
+    state, log = play(state, c("unit:R1"), c("charge"), c("rough:no"), c("target:L1"))
+    state, log = play(state, c("face:front"))
+    assert "cavalry charging infantry head-on: R1 tests at half ML" in log
+
+
 def test_frontal_stress_option_puts_the_infantry_in_stress() -> None:
     state = charge_l1_frontally(frontal_cavalry_stress="infantry")
     assert state.unit("L1").stress and not state.unit("R1").stress
@@ -264,6 +304,7 @@ def test_provoked_cavalry_advance_draws_defensive_fire() -> None:
     state, log = play(state, c("target:MG"), c("face:front"))
     assert "MG fires at R1" in log
     state, log = play(state, r(9, 9))  # the riflemen miss: 4 from the gun
+    assert "  99 > 75: the riflemen miss, the gun's 4 markers only" in log
     assert state.unit("R1").markers == 8
     assert state.unit("R1").test_due and state.unit("R1").stress  # frontal on foot: stress
     assert state.melees == (MeleeState("R1", "MG", "front", provoked=True),)
@@ -315,7 +356,7 @@ def test_hyper_space_rangers_vanish_land_then_wait() -> None:
     state, _ = play(state, r(9, 9), c("unit:L1"))
     assert keys(state) == ["land"]  # the trip lasts two turns: no staying up
     state, log = play(state, c("land"))
-    assert "L1 materialise anywhere on the field; they do nothing more" in log
+    assert "L1 materialises anywhere on the field; it does nothing more" in log
     assert "unit:L1" not in keys(state)  # landed: nothing more this turn
     state, _ = play(state, c("end"), r(9), c("unit:R1"))  # the Tribes react
     assert "target:L1" in keys(state)  # landed: it can be fired on
@@ -341,7 +382,7 @@ def rangers_up_in_turn_1(**options: Any) -> GameState:
 def test_rangers_left_unordered_in_their_landing_turn_come_down() -> None:
     state = rangers_up_in_turn_1()
     state, log = play(state, c("end"))
-    assert "L1 must land now: place them anywhere on the field" in log
+    assert "L1 must land now: place it anywhere on the field" in log
     l1 = state.unit("L1")
     assert (l1.airborne, l1.hyperspace, l1.hyperspace_turn) == (False, "landed", 2)
     state, _ = play(state, r(9), c("unit:R1"))  # the Tribes react
@@ -353,6 +394,7 @@ def test_ranger_landing_option_lets_them_stay_airborne() -> None:
     state, _ = play(state, c("unit:L1"))
     assert keys(state) == ["land", "stay"]
     state, log = play(state, c("stay"), c("end"))
+    assert "L1 stays in hyper-space this turn" in log
     assert not any("must land" in line for line in log)
     assert state.unit("L1").airborne
 
@@ -418,7 +460,7 @@ def test_whole_squad_rallies_beside_the_commander() -> None:
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and step.options[0].label == "T1 whole"
     state, log = play(state, c("rally:T1"))
-    assert "T1 rallies whole beside the commanding officer" in log
+    assert "T1 rallies whole beside Sheikh" in log
     assert "1 rallied man has nowhere to go" in log
     assert (state.unit("T1").men, state.phasing) == (3, "Legion")
 
@@ -436,7 +478,7 @@ def test_lost_squad_rally_option_brings_men_back_one_at_a_time() -> None:
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and [o.label for o in step.options] == ["+1 T1"]
     state, log = play(state, c("rally:T1"))
-    assert "1 man of T1 rallies beside the commanding officer" in log
+    assert "1 man of T1 rallies beside Sheikh" in log
     assert (state.unit("T1").men, state.unit("T1").routed) == (1, 2)
 
 
@@ -498,7 +540,7 @@ def test_cavalry_charged_in_the_flank_and_provoked_turns_to_face() -> None:
     )
     assert state.unit("R1").stress
     state, log = play(state, r(1, 0))  # 10 against ML 50: provoked
-    assert "R1 advance and turn to face L1" in log
+    assert "R1 advances and turns to face L1" in log
     assert state.unit("R1").faced
     assert keys(state)[0] == "adv:none"  # no longer disadvantaged
 
@@ -519,9 +561,12 @@ def test_cannon_asks_the_range_and_rolls_d10_less_its_tens() -> None:
     assert keys(state) == [f"range:{t}" for t in range(10)]
     state, _ = play(state, c("range:3"))
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and "tens digit 3" in step.request.reason
-    state, log = play(state, r(0))  # 10 - 3
-    assert "T1 takes 7 markers (7 in all)" in log
+    assert isinstance(step, AwaitRoll) and step.request.reason == 'Gun: Cannon at 30-39": d10 - 3'
+    transition = RULES.advance(state, r(0))  # 10 - 3
+    assert "T1 takes 7 markers (7 in all)" in transition.log
+    # the result screen shows what the roll did to the table, not only the arithmetic
+    assert transition.outcome is not None
+    assert transition.outcome.changes == ("T1 takes 7 markers (7 in all)",)
 
 
 def test_a_cannon_has_no_formation_so_no_rough_terrain_roll() -> None:
@@ -572,7 +617,7 @@ def test_column_defensive_fire_option_none() -> None:
 def test_double_zero_option_in_the_game() -> None:
     state = begin(raw_scenario(double_zero="0"))
     state, log = play(state, r(0, 0))
-    assert "Legion commanding officer has 3 CP" in log
+    assert "Capt, the Legion commanding officer, has 3 CP" in log
 
 
 # ------------------------------------------------------------------ scenario errors
@@ -693,7 +738,7 @@ def test_run_of_the_mill_officer_fights_as_an_extra_man() -> None:
     raw = preset()
     raw["units"][1]["traits"]["leader_type"] = "ordinary"
     state, log = play(r1_charges(raw, "L1", "flank"), r(5, 0), c("adv:attacker"))
-    assert "melee: R1 (4 fighting) v L1 (5 fighting), advantage: attacker" in log
+    assert "melee: R1 (4 fighting) v L1 (5 fighting, Sgt among them), +2 to R1" in log
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and "4 pairs, 13 against 6" in step.request.reason
 
@@ -702,7 +747,7 @@ def test_column_fights_with_one_man_in_the_game() -> None:
     raw = preset()
     raw["units"][1]["traits"]["formation"] = "column"
     _, log = play(r1_charges(raw, "L1", "front"), r(5, 0), c("adv:none"))
-    assert "melee: R1 (4 fighting) v L1 (1 fighting), advantage: none" in log
+    assert "melee: R1 (4 fighting) v L1 (1 fighting), no advantage" in log
 
 
 @pytest.mark.parametrize(("reading", "second_melee"), [("fights", True), ("breaks_off", False)])

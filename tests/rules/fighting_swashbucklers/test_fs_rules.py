@@ -377,3 +377,48 @@ def test_counts_of_one_are_said_in_the_singular() -> None:
     melee_round = ACTIONS["melee-round"]
     request = melee_round.request(melee_round.complete_params({"pairs": 1}))
     assert request.reason.startswith("Melee round: 1 pair,")
+
+
+# ------------------------------------------------------------------ wording
+
+
+def test_cannon_detail_names_the_range_band_not_an_exact_range() -> None:
+    # the game asks the range by bands of ten inches: 30-39" is all it knows
+    hit = resolve("cannon-fire", [7], range=30)
+    assert hit.details[-1] == 'D 7 - R 3 (range 30-39"): 4 markers'
+    miss = resolve("cannon-fire", [2], range=34)
+    assert miss.details[-1] == 'D 2 - R 3 (range 30-39"): no impact'
+
+
+def test_machine_gun_detail_says_the_roll_and_the_total() -> None:
+    hit = resolve("machine-gun-fire", [7, 5], men=4, firer="kneeling")
+    assert hit.details[-1] == "75 <= 75: gun 4 + riflemen 3 = 7 markers"
+    miss = resolve("machine-gun-fire", [7, 6], men=4, firer="kneeling")
+    assert miss.details[-1] == "76 > 75: the riflemen miss, the gun's 4 markers only"
+
+
+def test_provoked_verdict_gives_half_the_ml_as_a_number() -> None:
+    out = resolve("morale-test", [4, 2], men=4, markers=3)  # ML 85: 42 or less provokes
+    assert out.details[-1] == "42 <= 42 (half ML): provoked, the squad must fire"
+    assert "provoked" not in resolve("morale-test", [4, 3], men=4, markers=3).effects
+
+
+@pytest.mark.parametrize(("zero", "meaning"), [("100", "every roll fails"), ("0", "over 0 fails")])
+def test_a_morale_level_below_every_reading_says_every_roll_fails(zero: str, meaning: str) -> None:
+    a = ACTIONS["morale-test"]
+    low = a.request(a.complete_params({"men": 4, "markers": 20, "double_zero": zero}))
+    assert low.reason == "Morale test against ML 0"
+    assert low.groups[0].faces_meaning.startswith(meaning)
+
+
+def test_yes_no_rolls_have_yes_no_headlines() -> None:
+    """The box words these "Granted: no" and "Passed: yes", not "Second actions: 0"."""
+    from companion.ui.wording import headline, odds_line
+
+    assert headline(resolve("second-action", [5, 8], cp=5)) == "Granted: no"
+    assert headline(resolve("second-action", [5, 0], cp=5)) == "Granted: yes"
+    request = ACTIONS["second-action"].request(ACTIONS["second-action"].complete_params({}))
+    assert odds_line(odds("second-action", cp=5), request.groups) == "granted 50%"
+    assert odds_line(odds("rough-terrain"), request.groups) == "passed 70%"
+    assert headline(resolve("rough-terrain", [7, 0])) == "Passed: yes"
+    assert headline(resolve("rough-terrain", [7, 1])) == "Passed: no"
