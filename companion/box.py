@@ -58,6 +58,7 @@ from companion.session.session import GameSession
 from companion.ui.screens import Screen, fits_line, layout
 from companion.ui.tunes import pick_tunes, tunes_for
 from companion.ui.wording import (
+    action_named,
     capital,
     category_name,
     check_title,
@@ -840,8 +841,11 @@ class Box:
             lines.append(request.reason)
         else:
             named = {capital(t): t for t in (request.reason, *topic(request.reason))}
-            title = first_fitting("title", *named, check or "Roll the dice")
-            taken = named.get(title, "")
+            # Who rolls, when nothing longer fits: the odds come first, and under them
+            # the rest of the reason (whom they shoot at).
+            who = {t: t for t in subject(request.reason)}
+            title = first_fitting("title", *named, check or "", *who, "Roll the dice")
+            taken = named.get(title, who.get(title, ""))
             rest = "" if taken == request.reason else rest_of(request.reason, taken)
             lines += [rest, odds] if title == "Roll the dice" else [odds, rest]
         lines = [line for line in lines if line]
@@ -965,7 +969,8 @@ class Box:
         lines += list(outcome.changes or outcome.details[-2:])
         title = "Result"
         if request is not None:
-            named_by = [check_title(request.reason) or "", *subject(request.reason)]
+            named_by = [check_title(request.reason) or "", *subject(request.reason),
+                        *action_named(request.reason)]
             named_by += [capital(g.label) for g in request.groups[:1] if g.count]
             title = first_fitting("title", capital(request.reason),
                                   *map(capital, topic(request.reason)), *named_by, "Result")

@@ -226,8 +226,8 @@ def next_hint(step: Step) -> str:
     if isinstance(step, AwaitChip):
         return "Next: draw a chip"
     if isinstance(step, AwaitChoice):
-        return first_fitting("footer", f"Next: {step.prompt}", f"Next: {step.about}",
-                             "Next: a choice")
+        return first_fitting("footer", f"Next: {step.prompt}",
+                             f"Next: {step.about}" if step.about else "", "Next: a choice")
     if isinstance(step, AwaitRoll):
         if step.request.secret:
             return "Next: a secret roll"
@@ -278,7 +278,19 @@ def subject(reason: str) -> tuple[str, ...]:
     return ()
 
 
+def action_named(reason: str) -> tuple[str, ...]:
+    """What is rolled for, the words after a reason's topic up to the next colon or
+    comma ("Melee round" of "Legion Standing v Riders 1: Melee round: 1 pair, ...")."""
+    _, colon, rest = reason.partition(":")
+    named = rest.split(":")[0].split(",")[0].strip()
+    return (capital(named),) if colon and named else ()
+
+
 def rest_of(reason: str, title: str) -> str:
     """What a title taken from the reason leaves to say in the body."""
     topic, colon, rest = reason.partition(":")
-    return capital(rest.strip()) if colon and topic.strip() == title else reason
+    if colon and topic.strip() == title:
+        return capital(rest.strip())
+    if title and reason.startswith(f"{title} at "):  # the title says who: "at Foot A Coy: ..."
+        return capital(reason.removeprefix(f"{title} "))
+    return reason

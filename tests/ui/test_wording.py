@@ -10,11 +10,13 @@ import pytest
 from companion.rules.core import DiceGroup, DieKind, Odds, Outcome
 from companion.rules.tenir_le_fort.actions import ACTIONS
 from companion.ui.wording import (
+    action_named,
     categories,
     counted,
     headline,
     named_outcomes,
     odds_line,
+    rest_of,
     subject,
     topic,
     where_on_tray,
@@ -145,6 +147,17 @@ def test_a_long_topic_gives_way_to_who_acts(
     assert subject(reason) == who
 
 
+@pytest.mark.parametrize(("reason", "named"), [
+    ("Legion Standing v Riders 1: Melee round: 1 pair, 10 against 10", ("Melee round",)),
+    ("Tower bows at the defenders on East wall: Missile fire, 2-3 spaces away",
+     ("Missile fire",)),
+    ("Morale test for the Legion", ()),
+])
+def test_a_result_too_long_to_name_by_who_is_named_by_what_was_rolled(
+        reason: str, named: tuple[str, ...]) -> None:
+    assert action_named(reason) == named
+
+
 @pytest.mark.parametrize("fights", [0, 1, 3, 12, 40])
 def test_a_fortboard_melee_count_reads_whole_in_big_letters(fights: int) -> None:
     from companion.rules.fortboard.game import MELEE_WINS
@@ -153,3 +166,24 @@ def test_a_fortboard_melee_count_reads_whole_in_big_letters(fights: int) -> None
     shown = headline(Outcome(fights, MELEE_WINS))
     assert shown.startswith(f"{fights} win")
     assert fits_line("big", shown)
+
+
+def test_the_next_hint_never_ends_in_nothing() -> None:
+    """A prompt too long for the footer, about no unit, said "Next:" and no more."""
+    from companion.rules.core import AwaitChoice, Choice
+    from companion.ui.wording import next_hint
+
+    long_prompt = "Which of the units in the village takes the marker this turn?"
+    options = (Choice("a", "A"),)
+    assert next_hint(AwaitChoice(long_prompt, options)) == "Next: a choice"
+    assert next_hint(AwaitChoice(long_prompt, options, "Riders 3")) == "Next: Riders 3"
+    assert next_hint(AwaitChoice("Charge?", options, "Riders 3")) == "Next: Charge?"
+
+
+@pytest.mark.parametrize(("title", "rest"), [
+    ("Hill Snipers at Foot A Coy", "Musket fire, close"),
+    ("Hill Snipers", "At Foot A Coy: musket fire, close"),
+    ("Roll the dice", "Hill Snipers at Foot A Coy: musket fire, close"),
+])
+def test_under_a_title_the_reason_says_only_what_the_title_did_not(title: str, rest: str) -> None:
+    assert rest_of("Hill Snipers at Foot A Coy: musket fire, close", title) == rest
