@@ -110,11 +110,12 @@ class Bout:
         )
 
     def evaluate(self, a_die: int, d_die: int) -> tuple[int, frozenset[str], tuple[str, ...]]:
-        """(1 if the attacker wins else 0, effects, explanation) for one pair of dice.
+        """(winner, effects, explanation) for one pair of dice.
 
-        Effects name the winner ("attacker_won", "defender_won" or "tie") and
-        the loser's result ("killed", "wounded", "fell_back", "surrendered",
-        with "pinned" for those who fall back).
+        The winner is ATTACKER_WINS, DEFENDER_WINS or TIE (the headline); the
+        effects say what befalls the loser, named for the loser so that a line of
+        odds reads on its own: LOSER_KILLED, LOSER_SURRENDERS, or LOSER_FALLS_BACK
+        and LOSER_PINNED, with LOSER_WOUNDED for a legionnaire wounded as well.
         """
         a_total = a_die + self.attacker.modifier
         d_total = d_die + self.defender.modifier
@@ -123,22 +124,19 @@ class Bout:
             f"defender {d_die}{self.defender.modifier:+d} = {d_total}"
         ]
         if a_total == d_total:
-            return 0, frozenset({"tie"}), (*lines, "tie: roll again")
+            return TIE, frozenset(), (*lines, "tie: roll again")
         if a_total > d_total:
-            won, name, loser, die, total = "attacker_won", "defender", self.defender, d_die, d_total
+            won, name, loser, die, total = ATTACKER_WINS, "defender", self.defender, d_die, d_total
         else:
-            won, name, loser, die, total = "defender_won", "attacker", self.attacker, a_die, a_total
+            won, name, loser, die, total = DEFENDER_WINS, "attacker", self.attacker, a_die, a_total
         result = loser.loses(die, total, from_total=self.from_total)
         lines.append(f"the {name} ({loser.side}) loses with {die}: {LOSER_WORDS[result]}")
-        effects = {won, result.replace(" ", "_")}
-        if result in ("wounded", "fell back"):
-            effects.update({"pinned", "fell_back"})
-        return int(won == "attacker_won"), frozenset(effects), tuple(lines)
+        return won, LOSER_EFFECTS[result], tuple(lines)
 
     def resolve(self, dice: Sequence[int]) -> Outcome:
         check_dice(self.request(), dice)
-        won, effects, lines = self.evaluate(dice[0], dice[1])
-        return Outcome(won, HEADLINE, effects, lines)
+        winner, effects, lines = self.evaluate(dice[0], dice[1])
+        return Outcome(winner, HEADLINE, effects, lines)
 
     def odds(self) -> Odds:
         return odds_of(
@@ -146,7 +144,37 @@ class Bout:
         )
 
 
-HEADLINE = "attacker wins"
+# The headline names who won the pair of dice; a tie is rolled again.
+TIE, ATTACKER_WINS, DEFENDER_WINS = 0, 1, 2
+HEADLINE = f"result ({ATTACKER_WINS} attacker wins, {DEFENDER_WINS} defender wins, {TIE} tie)"
+
+# What befalls the loser, as effects: the odds line says "loser killed 47%",
+# never a bare "killed" that could be either figure's.
+LOSER_KILLED = "loser_killed"
+LOSER_WOUNDED = "loser_wounded"
+LOSER_FALLS_BACK = "loser_falls_back"
+LOSER_PINNED = "loser_pinned"
+LOSER_SURRENDERS = "loser_surrenders"
+
+# the loser's result (see `Fighter.loses`) -> its effects: a wounded legionnaire
+# also falls back 2d6 and is pinned, as does every other loser who lives and
+# can get away
+LOSER_EFFECTS: dict[str, frozenset[str]] = {
+    "killed": frozenset({LOSER_KILLED}),
+    "wounded": frozenset({LOSER_WOUNDED, LOSER_FALLS_BACK, LOSER_PINNED}),
+    "fell back": frozenset({LOSER_FALLS_BACK, LOSER_PINNED}),
+    "surrendered": frozenset({LOSER_SURRENDERS}),
+}
+
+
+def loser_result(effects: frozenset[str]) -> str:
+    """The loser's result ("killed", "surrendered", "wounded", "fell back") that a
+    bout's effects name; "" for a tie."""
+    for result in ("killed", "surrendered", "wounded", "fell back"):
+        if LOSER_EFFECTS[result] <= effects:
+            return result
+    return ""
+
 
 # what happens to a figure that loses, as the referee reads it out
 LOSER_WORDS: dict[str, str] = {

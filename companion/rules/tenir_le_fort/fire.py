@@ -460,7 +460,9 @@ class GunShot:
         scores = True
         if self.firer_pinned and not self.bonus and any56:
             effects.add("recovered")
-        if self.gun == "maxim" and not self.bonus:
+        # a gun that cannot fire (no crew, no shells, the blind zone) rolls nothing, so
+        # neither jams nor clears a jam
+        if self.gun == "maxim" and not self.bonus and self.dice:
             if self.jammed:
                 if ones >= t.JAM_ONES:
                     effects.add("broken_for_good")

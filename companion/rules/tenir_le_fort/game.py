@@ -32,6 +32,7 @@ from companion.rules.core import (
 from companion.rules.grammar import plural_name
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.rules.tenir_le_fort.close_combat import ATTACKER_WINS, TIE, loser_result
 from companion.rules.tenir_le_fort.movement import gun_can_move
 from companion.rules.tenir_le_fort.state import (
     Act,
@@ -829,13 +830,16 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
         if u.figures < 1 or u.broken:
             opts.append(("pass", "Pass (unmanned)" if not u.broken else "Pass (broken)"))
         else:
-            if u.jammed:
+            # with no shells left there is neither fire nor a jammed Maxim's clearing
+            # roll (a shot too): the chip can still move the gun, or pass
+            no_ammo = gun_out_of_ammunition(s, u)
+            if u.jammed and not no_ammo:
                 opts.append(("fire", "Clear the jam"))
-            elif enemies and (u.side == "Arab" or s.ammo != "third"):
+            elif enemies and not no_ammo:
                 opts.append(("fire", "Fire (half)" if u.pinned else "Fire"))
             if gun_can_move(u.kind, u.figures):
                 opts.append(("move", "Try to move" if u.pinned else "Move"))
-            opts.append(("pass", "Pass"))
+            opts.append(("pass", "Pass (no ammo)" if no_ammo else "Pass"))
         return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
     if u.kind == "supply":
         opts = [("move", "Move"), ("fort", "Into the fort"), ("pass", "Pass")]
@@ -864,6 +868,17 @@ def _unit_menu(s: GameState, name: str, leader_chip: str, used: tuple[str, ...])
         opts.append(("hero_gun", "Hero mans a gun"))
     opts.append(("pass", "Pass"))
     return ask(s, "unit_action", f"{u.name}: action?", opts, u.name)
+
+
+def gun_out_of_ammunition(s: GameState, g: UnitState) -> bool:
+    """The Legion's Maxim and artillery piece have no ammunition left at the lowest
+    level (a third): they cannot fire, nor make a jammed Maxim's clearing roll."""
+    return g.gun and g.side == "FFL" and s.ammo == "third"
+
+
+def gun_can_fire(s: GameState, g: UnitState) -> bool:
+    """A gun a leader's chit can have fire: crewed, not broken, with ammunition."""
+    return g.gun and g.alive and not g.broken and not gun_out_of_ammunition(s, g)
 
 
 def burdened(s: GameState, u: UnitState) -> bool:
@@ -1148,7 +1163,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
         if tw is not None and tw.figures and enemies:
             offer("tower_fire", "Tower fires")
         for g in s.side_units("FFL"):
-            if g.gun and not g.broken and enemies and (g.jammed or s.ammo != "third"):
+            if gun_can_fire(s, g) and enemies:
                 offer(f"gun:{g.name}", f"{g.name} fires")
         if s.mines and enemies:
             offer("mine", "Detonate a mine")
@@ -1165,7 +1180,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
             offer("tower_down", "Tower down", "tower")
     else:
         for g in s.side_units("Arab"):
-            if g.gun and not g.broken and enemies:
+            if gun_can_fire(s, g) and enemies:
                 offer(f"gun:{g.name}", f"{g.name} fires")
         if _extra_turn_units(s, side):
             offer("extra_turn", "Extra turn", "extra_turn")
@@ -2184,17 +2199,20 @@ def _after_bout(s: GameState, out: Outcome, tx: Tx) -> GameState:
     assert m is not None
     a_idx, d_idx = m.current
     tx.say(*out.details)
-    if "tie" in out.effects:
+    if out.headline == TIE:
         return roll(s, "bout", "close-combat", _fighter_params(s, m, a_idx, d_idx))
-    results = out.effects
-    result = next(
-        (r for r in ("killed", "surrendered", "wounded", "fell_back") if r in results), ""
-    )
+    result = loser_result(out.effects)
+    # the bout's effects are named for the loser ("loser_killed"), which no tune
+    # knows: the transition cues the death, or the pin of a loser who falls back
+    # (none for a unit that is pinned already or cannot be)
+    losing = s.unit(m.defender if out.headline == ATTACKER_WINS else m.attacker)
     if result == "killed":
         tx.cues.add("death")
+    elif result in ("wounded", "fell back") and not (losing.pinned or unpinnable(s, losing)):
+        tx.cues.add("pin")
     # every bout counts towards the defender's limit of attackers, whoever wins it
     fights = tuple(f + (1 if i == d_idx else 0) for i, f in enumerate(m.d_fights))
-    if "attacker_won" in out.effects:
+    if out.headline == ATTACKER_WINS:
         d = s.unit(m.defender)
         d_state, d_w = m.d_state, m.d_wounded
         d_falls = m.d_falls or (False,) * len(m.d_state)

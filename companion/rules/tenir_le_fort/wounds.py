@@ -78,6 +78,23 @@ def apply_wounds(
     return WoundResult(killed, newly, hero_killed, tuple(lines))
 
 
+# The wound roll's headline counts its casualties: the men it kills and the men
+# it newly wounds (a wound on a wounded man kills him and counts once, as dead).
+# The odds are of that count. A result of one kind names it, so that the box
+# says "1 man wounded" or "2 men dead", never a yes or no ("Killed: no" for a
+# wounded man); a mix is "3 casualties", its details saying how many of each.
+CASUALTIES = "casualties"
+
+
+def casualties_label(r: WoundResult) -> str:
+    """The headline label of a wound roll's result: what its casualties are."""
+    if r.killed and not r.newly_wounded:
+        return "men dead"
+    if r.newly_wounded and not r.killed:
+        return "men wounded"
+    return CASUALTIES
+
+
 @dataclass(frozen=True)
 class WoundCheck:
     hits: int  # hits on ordinary figures
@@ -131,7 +148,9 @@ class WoundCheck:
         r = self.tally(dice)
         said = "; ".join(r.lines) or "no effect"
         lines = [f"{', '.join(map(str, dice))}: {said}"] if dice else ["no hits"]
-        return Outcome(r.killed, "killed", self.effects_of(r), tuple(lines))
+        return Outcome(
+            r.killed + r.newly_wounded, casualties_label(r), self.effects_of(r), tuple(lines)
+        )
 
     def odds(self) -> Odds:
         def step(dead: int, f: int) -> tuple[int, int]:
@@ -154,8 +173,8 @@ class WoundCheck:
         for (dead, wounded), w in ways.items():
             for hero, wh in heroes:
                 killed, newly = self.count(dead, wounded, hero)
-                out.append((w * wh, killed, names[(killed > 0, newly > 0)]))
-        return odds_from_ways("killed", out, total)
+                out.append((w * wh, killed + newly, names[(killed > 0, newly > 0)]))
+        return odds_from_ways(CASUALTIES, out, total)
 
     def count(self, dead: int, wounded: int, hero: str | None) -> tuple[int, int]:
         """(killed, newly wounded): the arithmetic of `apply_wounds`, without the words."""

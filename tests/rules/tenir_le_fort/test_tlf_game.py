@@ -25,7 +25,9 @@ from companion.rules.core import (
     ScenarioError,
 )
 from companion.rules.tenir_le_fort import tables as t
+from companion.rules.tenir_le_fort.close_combat import ATTACKER_WINS, DEFENDER_WINS, TIE
 from companion.rules.tenir_le_fort.state import GameState
+from companion.ui.tunes import tunes_for
 
 # ---------------------------------------------------------------- before the game
 
@@ -957,6 +959,50 @@ def test_jammed_maxim_breaks_on_three_ones_again() -> None:
     assert p.unit("MG").broken and p.said("broken for good")
 
 
+def _labels(p: Play) -> list[str]:
+    step = p.step()
+    assert isinstance(step, AwaitChoice), f"expected a choice, got {step}"
+    return [o.label for o in step.options]
+
+
+def _guns_at(ammo: str) -> Play:
+    """The Maxim (jammed) and the artillery piece at the first chip, at that ammunition level."""
+    raw = add_unit(with_maxim(), name="Gun", side="FFL", kind="artillery", figures=5, chip="G")
+    p = Play(raw)
+    to_first_chip(p)
+    p.state = replace(p.s, ammo=ammo)
+    p.set_unit("MG", jammed=True)
+    return p
+
+
+def test_guns_with_no_ammunition_are_offered_neither_fire_nor_the_jam_clearing_roll() -> None:
+    # at a third the Legion has no Maxim or artillery ammunition: neither gun can fire, and a
+    # jammed Maxim's clearing roll is a shot too, so neither is offered; moving still is
+    p = _guns_at("third")
+    p.chip("M")
+    assert p.options() == ["move", "pass"]
+    assert _labels(p) == ["Move", "Pass (no ammo)"]
+    p.choose("pass")
+    p.chip("G")
+    assert p.options() == ["move", "pass"] and _labels(p)[-1] == "Pass (no ammo)"
+    p.choose("pass")
+    p.chip("C")
+    assert not [k for k in p.options() if k.startswith("gun:")]
+    assert not p.said("cannot fire")
+
+
+def test_guns_with_ammunition_are_offered_fire_and_the_jam_clearing_roll() -> None:
+    p = _guns_at("half")
+    p.chip("M")
+    assert _labels(p) == ["Clear the jam", "Move", "Pass"]
+    p.choose("pass")
+    p.chip("G")
+    assert _labels(p) == ["Fire", "Move", "Pass"]
+    p.choose("pass")
+    p.chip("C")
+    assert {"gun:MG", "gun:Gun"} <= set(p.options())
+
+
 def test_arab_artillery_batters_the_gate() -> None:
     raw = small()
     add_unit(raw, name="Krupp", side="Arab", kind="artillery", figures=5, chip="K")
@@ -1058,6 +1104,36 @@ def test_charge_defensive_fire_and_close_combat() -> None:
     assert p.s.casualties == 4
     p.roll(3, 4)  # the legion's fallen-back man retreats 7 inches
     assert p.said("fall back 7 inches")
+
+
+def _bout(p: Play, *dice: int) -> Any:
+    """One pair of close-combat dice; the transition they make."""
+    step = p.step()
+    assert isinstance(step, AwaitRoll) and step.request.reason.startswith("close combat")
+    done = RULES.advance(p.state, Rolled(dice))
+    p.state = done.state
+    return done
+
+
+def test_close_combat_results_name_the_winner_and_the_loser_and_keep_their_tunes() -> None:
+    p = Play(small())
+    to_first_chip(p)
+    _band_charges_into(p, "Legion")
+    p.choose("stand", "cover", "no")
+    # Band +0 against Legion +2 (sergeant, cover)
+    killed = _bout(p, 6, 1)  # 6 against 3: the legionnaire loses with a 1
+    assert killed.outcome.headline == ATTACKER_WINS
+    assert killed.outcome.effects == {"loser_killed"}
+    assert "death" in tunes_for(set(killed.cues) | killed.outcome.effects)
+    tie = _bout(p, 5, 3)  # 5 against 5
+    assert tie.outcome.headline == TIE and not tunes_for(set(tie.cues)) - {"dice"}
+    wounded = _bout(p, 6, 2)  # 6 against 4: wounded, falls back, pinned
+    assert wounded.outcome.effects == {"loser_wounded", "loser_falls_back", "loser_pinned"}
+    assert "pin" in tunes_for(set(wounded.cues) | wounded.outcome.effects)
+    assert "death" not in tunes_for(set(wounded.cues) | wounded.outcome.effects)
+    lost = _bout(p, 1, 1)  # 1 against 3: the Arab loses with a 1
+    assert lost.outcome.headline == DEFENDER_WINS and lost.outcome.effects == {"loser_killed"}
+    assert "death" in tunes_for(set(lost.cues) | lost.outcome.effects)
 
 
 def _band_charges_into(p: Play, target: str) -> None:

@@ -16,6 +16,7 @@ from odds_checks import assert_matches_brute_force, draw_params
 
 from companion.rules.core import RulesError
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.rules.tenir_le_fort.close_combat import ATTACKER_WINS, DEFENDER_WINS
 
 COVERS = st.sampled_from(["none", "light", "heavy"])
 
@@ -257,8 +258,8 @@ def test_modifiers_in_your_favour_never_lower_your_chance_to_win(
 
     def attacker_wins(**extra: object) -> Fraction:
         o = odds("close-combat", **base, **extra)  # type: ignore[arg-type]
-        won = o.effects.get("attacker_won", Fraction(0))
-        lost = o.effects.get("defender_won", Fraction(0))
+        won = o.headline.get(ATTACKER_WINS, Fraction(0))
+        lost = o.headline.get(DEFENDER_WINS, Fraction(0))
         return won / (won + lost)  # ties are rolled again
 
     def on_side(side: str, key: str, value: object) -> dict[str, object] | None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import pytest
 
 from companion.rules.core import Odds, Outcome, RulesError
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.rules.tenir_le_fort.close_combat import ATTACKER_WINS, DEFENDER_WINS, TIE
 from companion.ui.tunes import tunes_for
+from companion.ui.wording import odds_line
 
 
 def run(name: str, dice: Sequence[int], **params: int | bool | str) -> Outcome:
@@ -360,6 +363,14 @@ def test_no_heavy_weapon_ammunition_at_a_third() -> None:
     assert dice_count("maxim-fire", ammo="half") == 4
 
 
+def test_a_jammed_maxim_with_no_ammunition_rolls_nothing_and_says_why() -> None:
+    # no dice: nothing to clear the jam or to break the gun, and the reason is the shells
+    out = run("maxim-fire", [], ammo="third", jammed=True)
+    assert out.headline == 0 and out.effects == frozenset()
+    assert out.details[-1] == "no Maxim or artillery ammunition left"
+    assert odds("maxim-fire", ammo="third", jammed=True).effects == {}
+
+
 def test_wall_depression_stops_close_fire() -> None:
     assert dice_count("maxim-fire", too_close=True) == 0
     assert dice_count("artillery-fire", too_close=True) == 0
@@ -399,13 +410,16 @@ def test_mounted_leader_among_casualties_on_11_12() -> None:
 
 def test_wound_check_dead_wounded_unhurt() -> None:
     out = run("wound-check", [1, 2, 6], hits=3, figures=6)
-    assert out.headline == 1
+    assert out.headline == 2  # casualties: one dead, one wounded
     assert {"killed", "wounded"} == out.effects
+    assert out.headline_label == "casualties"
+    assert out.details == ("1, 2, 6: 1 dead; 1 wounded",)
 
 
 def test_wounded_again_is_dead() -> None:
     out = run("wound-check", [2, 3], hits=2, figures=2, already_wounded=2)
-    assert out.headline == 2
+    assert out.headline == 2 and out.headline_label == "men dead"
+    assert out.effects == {"killed"}
 
 
 def test_hero_ignores_wounds_but_not_death() -> None:
@@ -417,32 +431,63 @@ def test_hero_ignores_wounds_but_not_death() -> None:
 
 
 def test_high_total_wins() -> None:
-    out = run("close-combat", [5, 3])
-    assert out.headline == 1 and "attacker_won" in out.effects
-    out = run("close-combat", [2, 3])
-    assert out.headline == 0 and "defender_won" in out.effects
+    assert run("close-combat", [5, 3]).headline == ATTACKER_WINS
+    assert run("close-combat", [2, 3]).headline == DEFENDER_WINS
 
 
 def test_ties_are_rolled_again() -> None:
     out = run("close-combat", [4, 4])
-    assert out.headline == 0 and out.effects == {"tie"}
+    assert out.headline == TIE and out.effects == frozenset()
 
 
 def test_modifiers_change_the_winner() -> None:
     out = run("close-combat", [4, 3], defender_position="loophole")
-    assert "defender_won" in out.effects
+    assert out.headline == DEFENDER_WINS
 
 
 def test_arab_loser_killed_on_1_3_falls_back_on_4_6() -> None:
-    assert "killed" in run("close-combat", [6, 3], attacker_side="FFL").effects
+    assert run("close-combat", [6, 3], attacker_side="FFL").effects == {"loser_killed"}
     out = run("close-combat", [6, 4], attacker_side="FFL")
-    assert {"fell_back", "pinned"} <= out.effects
+    assert out.effects == {"loser_falls_back", "loser_pinned"}
 
 
 def test_ffl_loser_killed_on_1_wounded_on_2_3() -> None:
-    assert "killed" in run("close-combat", [6, 1]).effects
-    assert {"wounded", "pinned", "fell_back"} <= run("close-combat", [6, 2]).effects
-    assert {"fell_back", "pinned"} <= run("close-combat", [6, 5]).effects
+    assert run("close-combat", [6, 1]).effects == {"loser_killed"}
+    assert run("close-combat", [6, 2]).effects == {
+        "loser_wounded",
+        "loser_pinned",
+        "loser_falls_back",
+    }
+    assert run("close-combat", [6, 5]).effects == {"loser_falls_back", "loser_pinned"}
+
+
+def test_close_combat_odds_name_the_winner_and_what_befalls_the_loser() -> None:
+    # even modifiers: 15 of 36 pairs each side's win, 6 ties; an FFL loser (the
+    # defender) dies on a 1, an Arab loser on 1-3
+    o = odds("close-combat")
+    assert o.headline == {
+        TIE: Fraction(6, 36),
+        ATTACKER_WINS: Fraction(15, 36),
+        DEFENDER_WINS: Fraction(15, 36),
+    }
+    assert set(o.effects) == {
+        "loser_falls_back",
+        "loser_killed",
+        "loser_pinned",
+        "loser_wounded",
+    }
+    # killed, falls back and a tie cover every pair of dice once
+    assert o.effects["loser_killed"] + o.effects["loser_falls_back"] + o.headline[TIE] == 1
+    assert not {"killed", "pinned", "fell_back", "attacker_won", "defender_won", "tie"} & set(
+        o.effects
+    )
+
+
+def test_the_close_combat_odds_line_reads_in_one_tense_and_says_whose_fate() -> None:
+    line = odds_line(odds("close-combat"))
+    assert line == (
+        "attacker wins 42%, defender wins 42%, tie 17%, loser falls back 36%, loser killed 47%"
+    )
 
 
 @pytest.mark.parametrize(
@@ -466,33 +511,33 @@ def test_close_combat_refuses_a_modifier_of_the_other_side(
 
 def test_surrounded_arab_surrenders_instead_of_falling_back() -> None:
     out = run("close-combat", [6, 5], attacker_side="FFL", defender_surrounded=True)
-    assert "surrendered" in out.effects
+    assert out.effects == {"loser_surrenders"}
 
 
 def test_berserk_loser_is_killed() -> None:
     out = run("close-combat", [2, 6], attacker_berserk=True)
-    assert "killed" in out.effects
+    assert out.headline == DEFENDER_WINS and out.effects == {"loser_killed"}
 
 
 def test_wounded_legionnaire_wounded_again_dies() -> None:
-    assert "killed" in run("close-combat", [6, 3], defender_wounded=True).effects
+    assert run("close-combat", [6, 3], defender_wounded=True).effects == {"loser_killed"}
 
 
 def test_hero_in_close_combat_gets_2_and_ignores_wounds() -> None:
     out = run("close-combat", [4, 2], defender_hero=True)
-    assert "tie" in out.effects  # 4 against 2+2
+    assert out.headline == TIE  # 4 against 2+2
     out = run("close-combat", [5, 2], defender_hero=True)
-    assert "wounded" not in out.effects and "fell_back" in out.effects
+    assert out.effects == {"loser_falls_back", "loser_pinned"}
 
 
 def test_option_result_from_total() -> None:
     # FFL defender loses with a die of 4 but a modified total of 3: wounded under "total"
     out = run("close-combat", [6, 4], defender_pinned=True, result_from="total")
-    assert "wounded" in out.effects
+    assert "loser_wounded" in out.effects
 
 
 def test_gun_crew_fight_at_minus_one() -> None:
-    assert "attacker_won" in run("close-combat", [3, 3], defender_gun_crew=True).effects
+    assert run("close-combat", [3, 3], defender_gun_crew=True).headline == ATTACKER_WINS
 
 
 # ------------------------------------------------------------------ resolve, relief, sabotage

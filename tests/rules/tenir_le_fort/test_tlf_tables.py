@@ -10,6 +10,13 @@ import pytest
 
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.rules.tenir_le_fort.close_combat import (
+    ATTACKER_WINS,
+    LOSER_EFFECTS,
+    LOSER_FALLS_BACK,
+    LOSER_PINNED,
+    TIE,
+)
 
 # ---------------------------------------------- Arab resolve: casualties -> d6 to stay
 
@@ -515,10 +522,12 @@ def test_close_combat_loser_row_through_the_action(side: str, die: int, result: 
     action = ACTIONS["close-combat"]
     out = action.resolve(action.complete_params({"attacker_side": attacker}), [6, die])
     if die == 6:
-        assert "tie" in out.effects
+        assert out.headline == TIE and not out.effects
         return
-    assert result.replace(" ", "_") in out.effects
-    assert ("pinned" in out.effects) is (result != "killed")
+    assert out.headline == ATTACKER_WINS
+    assert LOSER_EFFECTS[result] <= out.effects
+    assert (LOSER_PINNED in out.effects) is (result != "killed")
+    assert (LOSER_FALLS_BACK in out.effects) is (result != "killed")
 
 
 # ------------------------------------------------------------------ next attack (no chart: option)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from tlfplay import Play, small, to_first_chip, unit_raw
 
 from companion.rules.core import AwaitChoice
 from companion.rules.tenir_le_fort.actions import ACTIONS
+from companion.ui.wording import headline, odds_line, yes_no
 
 
 def _raiders() -> Play:
@@ -107,6 +109,40 @@ def test_a_wound_roll_with_no_effect_says_so() -> None:
         ACTIONS["wound-check"].complete_params({"hits": 3}), (1, 2, 5)
     )
     assert out.details[-1] == "1, 2, 5: 1 dead; 1 wounded"
+
+
+@pytest.mark.parametrize(
+    ("params", "dice", "shown"),
+    [
+        ({"hits": 1, "figures": 1}, (5,), "0 casualties"),  # 4-6: no effect
+        ({"hits": 1, "figures": 1}, (2,), "1 man wounded"),  # 2-3: wounded
+        ({"hits": 1, "figures": 1}, (1,), "1 man dead"),  # 1: dead
+        ({"hits": 1, "figures": 1, "already_wounded": 1}, (3,), "1 man dead"),  # wounded again
+        ({"hits": 3}, (2, 3, 6), "2 men wounded"),
+        ({"hits": 3}, (1, 1, 4), "2 men dead"),
+        ({"hits": 3}, (1, 2, 5), "2 casualties"),  # the details say 1 dead, 1 wounded
+        ({"hits": 1, "figures": 3, "hero_hit": True}, (5, 3), "0 casualties"),  # hero ignores it
+    ],
+)
+def test_a_wound_roll_s_headline_says_who_is_dead_and_who_wounded(
+    params: dict[str, int | bool], dice: tuple[int, ...], shown: str
+) -> None:
+    # the box words the headline from its label (companion/ui/wording.py): one die's
+    # result must never read as a yes or no ("Killed: no" for a wounded man)
+    action = ACTIONS["wound-check"]
+    out = action.resolve(action.complete_params(params), dice)
+    assert headline(out) == shown
+    assert not yes_no(out.headline_label, [out.headline])
+
+
+def test_the_wound_roll_s_odds_count_casualties_with_the_chance_of_each_kind() -> None:
+    action = ACTIONS["wound-check"]
+    params = action.complete_params({"hits": 1, "figures": 1})
+    odds = action.odds(params)
+    assert odds.headline_label == "casualties"
+    assert odds_line(odds, action.request(params).groups) == (
+        "casualties 50%, killed 17%, wounded 33%"
+    )
 
 
 def test_the_resolve_roll_says_its_total_and_what_it_needed() -> None:
