@@ -73,9 +73,13 @@ from companion.ui.wording import (
     ordinal,
     pretty,
     rest_of,
+    short_headline,
+    singular,
     subject,
     topic,
+    unbracketed,
     where_on_tray,
+    without_dice,
     yes_no,
 )
 
@@ -842,9 +846,12 @@ class Box:
         else:
             named = {capital(t): t for t in (request.reason, *topic(request.reason))}
             # Who rolls, when nothing longer fits: the odds come first, and under them
-            # the rest of the reason (whom they shoot at).
-            who = {t: t for t in subject(request.reason)}
-            title = first_fitting("title", *named, check or "", *who, "Roll the dice")
+            # the rest of the reason (whom they shoot at, the aside in brackets).
+            who = {t: t for t in (*unbracketed(request.reason), *subject(request.reason))}
+            # Then what the dice are, as the result screen is titled: "Wounds" says
+            # more than "Roll the dice", which the big line says already.
+            dice = [capital(g.label) for g in request.groups[:1] if g.count]
+            title = first_fitting("title", *named, check or "", *who, *dice, "Roll the dice")
             taken = named.get(title, who.get(title, ""))
             rest = "" if taken == request.reason else rest_of(request.reason, taken)
             lines += [rest, odds] if title == "Roll the dice" else [odds, rest]
@@ -937,43 +944,67 @@ class Box:
         return found
 
     def _result_screen(self, step: Step, event: Event, outcome: Outcome) -> Screen:
-        lines: list[str] = []
         request = step.request if isinstance(step, AwaitRoll) else None
         odds = step.odds if isinstance(step, AwaitRoll) else None
+        # The odds of the headline shown, when they are (not those of another count):
+        # every value it could take (a "killed" that could be 3 is a count, not a yes
+        # or no), and the chance of each.
+        exact = odds if odds is not None and odds.headline_label == outcome.headline_label \
+            else None
+        values = tuple(exact.headline) if exact is not None else ()
+        title = "Result"
+        if request is not None:
+            named_by = [check_title(request.reason) or "", *unbracketed(request.reason),
+                        *subject(request.reason), *action_named(request.reason)]
+            named_by += [capital(g.label) for g in request.groups[:1] if g.count]
+            title = first_fitting("title", capital(request.reason),
+                                  *map(capital, topic(request.reason)), *named_by, "Result")
+        lines: list[str] = []
         named = named_outcomes(outcome.headline_label, request.groups if request else (),
                                odds.names if odds else None)
+        # The words already on the screen, which an effect or a detail need not repeat.
+        said = {outcome.headline_label, *outcome.headline_label.split()}
+        shown_is_one_outcome = named is not None or yes_no(outcome.headline_label,
+                                                             values or [outcome.headline])
         if named is not None:
             noun, names = named
             name = category_name(outcome.headline, names)
             big = first_fitting("big", capital(f"{noun}: {name}"), capital(name))
-            if noun and big == capital(name):
+            said |= {noun, name}
+            # The name alone under a title that says what was rolled for ("Legion"
+            # under "Activation toss") is enough; "Result" needs the noun said.
+            if noun and big == capital(name) and title == "Result":
                 lines.append(capital(f"{noun}: {name}"))
         else:
-            # Too long for the headline: the number and its noun large, all of it below.
-            full = headline(outcome)
-            number, _, label = full.partition(" ")
-            if yes_no(outcome.headline_label, [outcome.headline]):
-                shorter: tuple[str, ...] = ("Yes" if outcome.headline else "No",)
-            elif full.endswith(f": {outcome.headline}"):
-                shorter = (str(outcome.headline),)
-            else:
-                shorter = (f"{number} {label.split(' ')[0]}".strip(), number)
-            big = first_fitting("big", full, *shorter)
+            # Too long for the headline: the number and its key word large, all of it below.
+            full = headline(outcome, values)
+            big = first_fitting("big", full, *short_headline(outcome, values))
+            said.add(full)
             if big != full:
                 lines.append(full)
+        said = {w.lower() for w in said} | {singular(w.lower()) for w in said}
+        dice = ""
         if isinstance(event, DiceAccepted) and event.dice and request is not None:
-            lines.append("Dice " + faces(request.kinds, event.dice))
-        effects = ", ".join(pretty(e) for e in sorted(outcome.effects))
+            dice = faces(request.kinds, event.dice)
+            lines.append(f"Dice {dice}")
+        # An effect that only names the headline again ("Sighted" under "Sighted:
+        # yes", "Martinet" under "Type: martinet", "Hit" under "1 hit"), or, being
+        # exactly as likely, the very outcome shown ("First activates" under "Legion",
+        # "Morale failed" under "Passed: no"), is not said twice.
+        same: set[str] = set()
+        if exact is not None and shown_is_one_outcome:
+            shown_chance = exact.headline.get(outcome.headline)
+            same = {name for name, chance in exact.effects.items() if chance == shown_chance}
+        effects = ", ".join(pretty(e) for e in sorted(outcome.effects)
+                            if pretty(e).lower() not in said and e not in same)
         if effects:
             lines.append(capital(effects))
-        lines += list(outcome.changes or outcome.details[-2:])
-        title = "Result"
-        if request is not None:
-            named_by = [check_title(request.reason) or "", *subject(request.reason),
-                        *action_named(request.reason)]
-            named_by += [capital(g.label) for g in request.groups[:1] if g.count]
-            title = first_fitting("title", capital(request.reason),
-                                  *map(capital, topic(request.reason)), *named_by, "Result")
+        # The last details, less the dice the "Dice" line shows: "rolled 3, 4: 0 hits"
+        # under "0 hits" says nothing, and pushed the rest below the fold.
+        for line in outcome.changes or outcome.details[-2:]:
+            line = without_dice(line, dice, (title, big)) if dice else line
+            if line and line.lower() not in said and line.lower() != big.lower():
+                lines.append(line)
         return Screen("result", title, big=big, lines=tuple(lines), footer=next_hint(self.step))
 
     def _turn_end_screen(self, transition: Transition) -> Screen:

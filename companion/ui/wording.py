@@ -9,7 +9,7 @@ is worded from the label's shape: a count ("3 hits", "1 inch"), a value
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
 from companion.rules.core import (
@@ -167,6 +167,8 @@ def singular(word: str) -> str:
         return _IRREGULAR[word]
     if word.endswith("'s"):  # possessive: "attacker's margin" is a value, not a count
         return word
+    if word.endswith(("us", "is")):  # "bonus", "axis": singular already
+        return word
     if word.endswith("ies"):
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "sses", "xes", "zes")):
@@ -180,25 +182,71 @@ def singular(word: str) -> str:
 # "leader hit") rather than counting things: its 0 and 1 mean no and yes.
 _YES_NO = re.compile(r"^(\w+ed|.* wins|(.* )?hit|.* lost)$")
 
+# A word saying what happened to the things counted ("men removed", "defenders
+# beaten", "killed"): a label ending in one counts, and when the label must be
+# cut short this word keeps its meaning ("0 beaten"; "0 defenders" misleads).
+_HAPPENED = re.compile(r"^(\w+ed|lost|hurt|hit|beaten|taken|slain|fallen|shot|won)$")
 
-def yes_no(label: str, values: Sequence[int]) -> bool:
+
+def yes_no(label: str, values: Collection[int]) -> bool:
+    """Whether the label's 0 and 1 mean no and yes. `values` are all the values the
+    headline can take when known (the roll's odds): a label like "killed" counts
+    figures when 2 or 3 can be killed, and reads "0 killed", not "Killed: no"."""
     return bool(_YES_NO.match(label)) and set(values) <= {0, 1}
 
 
-def headline(outcome: Outcome) -> str:
-    """'3 hits', '1 hit', '13 inches' (the first word of the label agrees);
+def counts(label: str) -> bool:
+    """Whether a headline label counts things ("hits", "command points", "extra men",
+    "crew removed", "killed") rather than naming a value ("target number", "CP",
+    "attacker's margin"): it has a plural word, or ends saying what happened."""
+    words = label.split()
+    return bool(words) and (any(singular(w) != w for w in words)
+                            or bool(_HAPPENED.match(words[-1])))
+
+
+def _key_word(label: str) -> int:
+    """Which word of a count's label carries its meaning alone: what happened
+    ("beaten" of "defenders beaten"), else the thing counted ("points" of
+    "command points", "wins" of "wins for attacker")."""
+    words = label.split()
+    for at in range(len(words) - 1, -1, -1):
+        if _HAPPENED.match(words[at]):
+            return at
+    return next((at for at, w in enumerate(words) if singular(w) != w), len(words) - 1)
+
+
+def headline(outcome: Outcome, values: Collection[int] = ()) -> str:
+    """'3 hits', '1 hit', '13 inches', '1 extra man' (the counted word agrees);
     'Passed: yes' for a label that says whether something happened, and
-    'Target number: 6' for one that names a value rather than counting."""
+    'Target number: 6' for one that names a value rather than counting.
+    `values`: every value the headline can take, when the odds say."""
     label = outcome.headline_label
-    if yes_no(label, [outcome.headline]):
+    if yes_no(label, values or [outcome.headline]):
         return f"{capital(label)}: {'yes' if outcome.headline else 'no'}"
-    first = label.partition(" ")[0]
-    if first and singular(first) == first:  # a value, not a count: "target number", "CP"
+    if not label:
+        return str(outcome.headline)
+    if not counts(label):
         return f"{capital(label)}: {outcome.headline}"
-    if outcome.headline == 1 and label:
-        word, _, rest = label.partition(" ")
-        label = f"{singular(word)} {rest}".strip()
-    return f"{outcome.headline} {label}".strip()
+    if outcome.headline == 1:
+        words = label.split()
+        plural = next((at for at, w in enumerate(words) if singular(w) != w), None)
+        if plural is not None:
+            words[plural] = singular(words[plural])
+        label = " ".join(words)
+    return f"{outcome.headline} {label}"
+
+
+def short_headline(outcome: Outcome, values: Collection[int] = ()) -> tuple[str, ...]:
+    """Shorter headlines, best first, for when `headline` is too wide for the big
+    line: "Yes", "6", or the number with the one word that means something alone
+    ("0 beaten" of "0 defenders beaten", "6 points" of "6 command points")."""
+    label = outcome.headline_label
+    if yes_no(label, values or [outcome.headline]):
+        return ("Yes" if outcome.headline else "No",)
+    if not counts(label):
+        return (str(outcome.headline),)
+    shown = headline(outcome, values).split()[1:]  # the label as shown, agreeing
+    return (f"{outcome.headline} {shown[_key_word(label)]}", str(outcome.headline))
 
 
 def check_title(reason: str) -> str | None:
@@ -261,36 +309,92 @@ def where_on_tray(box: tuple[int, ...], everyone: list[tuple[int, ...]]) -> str:
     return f"the die {ordinal(rank + 1)} from the left"
 
 
+def _split(reason: str) -> tuple[str, str, str]:
+    """A reason cut at its first colon outside brackets: "Arab command points
+    (halved: leader lost)" has no topic, and "Leader lost)" is no title."""
+    depth = 0
+    for at, char in enumerate(reason):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ":" and depth <= 0:
+            return reason[:at], ":", reason[at + 1 :]
+    return reason, "", ""
+
+
 def topic(reason: str) -> tuple[str, ...]:
     """A reason's topic, the words before its colon ("Activation toss" of
     "Activation toss: a d10 each, ..."), as a shorter title."""
-    topic, colon, _ = reason.partition(":")
+    topic, colon, _ = _split(reason)
     return (topic.strip(),) if colon and topic.strip() else ()
 
 
+# The words that end who acts in a reason: "Tower bows at the defenders ...",
+# "Melee on E tower bridge", "effect of 3 hits on legionnaires".
+_AT = (" at ", " on ")
+
+
 def subject(reason: str) -> tuple[str, ...]:
-    """Who acts in a reason's topic, the words before " at " ("Tower bows" of
-    "Tower bows at the defenders on East wall: ..."), as a still shorter title."""
-    for shorter in topic(reason):
-        who, at, _ = shorter.partition(" at ")
-        if at and who.strip():
-            return (who.strip(),)
+    """Who acts in a reason's topic (or in a reason with no topic), the words
+    before " at " or " on " ("Tower bows" of "Tower bows at the defenders on East
+    wall: ...", "FFL fire" of "FFL fire at a target in the open"), as a still
+    shorter title."""
+    for shorter in topic(reason) or (reason,):
+        for at in _AT:
+            who, found, _ = shorter.partition(at)
+            if found and who.strip():
+                return (capital(who.strip()),)
     return ()
+
+
+def unbracketed(reason: str) -> tuple[str, ...]:
+    """A reason without the aside in brackets at its end ("Arab command points" of
+    "Arab command points (halved: leader lost)"), as a shorter title."""
+    found = re.match(r"^(?P<head>[^()]+?)\s*\((?P<aside>[^()]*)\)\s*$", reason)
+    return (capital(found["head"]),) if found else ()
 
 
 def action_named(reason: str) -> tuple[str, ...]:
     """What is rolled for, the words after a reason's topic up to the next colon or
-    comma ("Melee round" of "Legion Standing v Riders 1: Melee round: 1 pair, ...")."""
-    _, colon, rest = reason.partition(":")
+    comma ("Melee round" of "Legion Standing v Riders 1: Melee round: 1 pair, ...").
+    Not a count ("1 fight" of "Melee on E tower bridge: 1 fight" names nothing)."""
+    _, colon, rest = _split(reason)
     named = rest.split(":")[0].split(",")[0].strip()
-    return (capital(named),) if colon and named else ()
+    return (capital(named),) if colon and named and not named[0].isdigit() else ()
 
 
 def rest_of(reason: str, title: str) -> str:
     """What a title taken from the reason leaves to say in the body."""
-    topic, colon, rest = reason.partition(":")
+    topic, colon, rest = _split(reason)
     if colon and topic.strip() == title:
         return capital(rest.strip())
-    if title and reason.startswith(f"{title} at "):  # the title says who: "at Foot A Coy: ..."
-        return capital(reason.removeprefix(f"{title} "))
+    for head in unbracketed(reason):
+        if head == title:  # the aside: "Halved: leader lost"
+            return capital(reason[len(head) :].strip().removeprefix("(").removesuffix(")"))
+    for at in _AT:  # the title says who: "At Foot A Coy: ..."
+        if title and capital(reason).startswith(f"{title}{at}"):
+            return capital(reason[len(title) + 1 :])
     return reason
+
+
+def without_dice(line: str, dice: str, shown: Sequence[str] = ()) -> str:
+    """A detail line without the dice a result screen already shows on its "Dice"
+    line: "rolled 3, 4: 0 hits" says "0 hits", and under a "0 hits" headline
+    nothing ("" : leave it out); "rolled 9, 4, 0, 7: 2 hits, each kills a figure"
+    says "Each kills a figure". Only the dice at the start of the line, after
+    "rolled" or after words the screen shows (its title: "Steady! 1: ..."), are
+    taken for a repeat: in "Riders 1: no impact" the 1 is a unit's number.
+    """
+    found = re.match(rf"^(?P<pre>\D*?)\s*(?:rolled\s+)?{re.escape(dice)}(?::| ->)\s+(?P<rest>.+)$",
+                     line)
+    if found is None:
+        return line
+    pre = found["pre"].strip().rstrip(":").strip().lower()
+    if pre and pre != "rolled" and not any(pre in text.lower() for text in shown):
+        return line
+    rest = found["rest"].strip()
+    for text in shown:
+        if rest.lower() == text.lower():
+            return ""
+        for joint in (", ", "; "):  # "2 hits, each kills a figure" under "2 hits"
+            if text and rest.lower().startswith(f"{text.lower()}{joint}"):
+                rest = rest[len(text) + len(joint) :]
+    return capital(rest)

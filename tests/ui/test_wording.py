@@ -17,9 +17,12 @@ from companion.ui.wording import (
     named_outcomes,
     odds_line,
     rest_of,
+    short_headline,
     subject,
     topic,
+    unbracketed,
     where_on_tray,
+    without_dice,
 )
 
 
@@ -36,9 +39,46 @@ from companion.ui.wording import (
     (6, "target number", "Target number: 6"),
     (2, "attacker's margin", "Attacker's margin: 2"),
     (4, "CP", "CP: 4"),
+    (3, "fire divisor", "Fire divisor: 3"),
+    # A count whose plural is not its first word, or that says what happened.
+    (4, "reacting units", "4 reacting units"),
+    (1, "reacting units", "1 reacting unit"),
+    (1, "extra men", "1 extra man"),
+    (0, "crew removed", "0 crew removed"),
+    (2, "toss bonus", "Toss bonus: 2"),  # "bonus" is no plural
 ])
 def test_headlines_read_as_words(number: int, label: str, shown: str) -> None:
     assert headline(Outcome(number, label)) == shown
+
+
+@pytest.mark.parametrize(("number", "label", "values", "shown"), [
+    # Tenir le Fort's wounds: 3 dice can kill 3; none killed is a count, not "Killed: no".
+    (0, "killed", (0, 1, 2, 3), "0 killed"),
+    (1, "killed", (0, 1, 2, 3), "1 killed"),
+    # In-fighting: 1d6 figures lost, not "Figures lost: yes".
+    (1, "figures lost", range(1, 7), "1 figure lost"),
+    # What can only be 0 or 1 still reads yes or no.
+    (0, "leader lost", (0, 1), "Leader lost: no"),
+    (1, "killed", (0, 1), "Killed: yes"),
+])
+def test_a_label_is_yes_or_no_only_when_the_odds_allow_no_more_than_one(
+        number: int, label: str, values: range | tuple[int, ...], shown: str) -> None:
+    assert headline(Outcome(number, label), tuple(values)) == shown
+
+
+@pytest.mark.parametrize(("number", "label", "shorter"), [
+    # "0 defenders" would say no defender is left: what happened to them is the word kept.
+    (0, "defenders beaten", ("0 beaten", "0")),
+    (2, "men removed", ("2 removed", "2")),
+    (6, "command points", ("6 points", "6")),
+    (1, "reacting units", ("1 unit", "1")),
+    (3, "wins for attacker", ("3 wins", "3")),
+    (1, "passed", ("Yes",)),
+    (6, "target number", ("6",)),
+])
+def test_a_headline_cut_short_keeps_the_word_that_means_something_alone(
+        number: int, label: str, shorter: tuple[str, ...]) -> None:
+    assert short_headline(Outcome(number, label)) == shorter
 
 
 def test_categorical_headlines_name_the_category() -> None:
@@ -139,6 +179,12 @@ def test_the_maxim_s_pre_roll_line_counts_its_6s_dice() -> None:
      ("Tower bows at the defenders on East wall",), ("Tower bows",)),
     ("Activation toss: a d10 each", ("Activation toss",), ()),
     ("Morale test for the Legion", (), ()),
+    # No topic: who acts is still what comes before " at " or " on ".
+    ("FFL fire at a target in the open", (), ("FFL fire",)),
+    ("effect of 3 hits on legionnaires", (), ("Effect of 3 hits",)),
+    ("Melee on E tower bridge: 1 fight", ("Melee on E tower bridge",), ("Melee",)),
+    # A colon in brackets starts no rest: "Leader lost)" was once a title.
+    ("Arab command points (halved: leader lost)", (), ()),
 ])
 def test_a_long_topic_gives_way_to_who_acts(
         reason: str, topics: tuple[str, ...], who: tuple[str, ...]) -> None:
@@ -152,6 +198,8 @@ def test_a_long_topic_gives_way_to_who_acts(
     ("Tower bows at the defenders on East wall: Missile fire, 2-3 spaces away",
      ("Missile fire",)),
     ("Morale test for the Legion", ()),
+    ("Melee on E tower bridge: 1 fight", ()),  # a count names no action
+    ("Arab command points (halved: leader lost)", ()),  # the colon is in brackets
 ])
 def test_a_result_too_long_to_name_by_who_is_named_by_what_was_rolled(
         reason: str, named: tuple[str, ...]) -> None:
@@ -187,3 +235,33 @@ def test_the_next_hint_never_ends_in_nothing() -> None:
 ])
 def test_under_a_title_the_reason_says_only_what_the_title_did_not(title: str, rest: str) -> None:
     assert rest_of("Hill Snipers at Foot A Coy: musket fire, close", title) == rest
+
+
+def test_a_reason_with_an_aside_is_titled_without_it_and_the_aside_said_below() -> None:
+    reason = "Arab command points (halved: leader lost)"
+    assert unbracketed(reason) == ("Arab command points",)
+    assert rest_of(reason, "Arab command points") == "Halved: leader lost"
+    assert unbracketed("FFL fire at a target in the open") == ()
+    assert rest_of("FFL fire at a target in the open", "FFL fire") == "At a target in the open"
+
+
+@pytest.mark.parametrize(("line", "dice", "shown", "left"), [
+    # The dice and the headline again: nothing left to say.
+    ("rolled 3, 4: 0 hits", "3, 4", ("Jezail Men at Sappers", "0 hits"), ""),
+    ("Come On! 4: no effect", "4", ("Come On!", "No effect"), ""),
+    # The dice again, and something more: the more.
+    ("rolled 9, 4, 0, 7: 2 hits, each kills a figure", "9, 4, 0, 7",
+     ("French rifle fire", "2 hits"), "Each kills a figure"),
+    ("rolled 7, 0, 2: lowest 2 dice = 2\"", "7, 0, 2", ("Leader move", "2 inches"),
+     "Lowest 2 dice = 2\""),
+    ("Steady! 1: the commander is hit", "1", ("Steady!", "0 hits cancelled"),
+     "The commander is hit"),
+    ("5, 3, 4: 1 wounded", "5, 3, 4", ("Effect of 3 hits", "0 killed"), "1 wounded"),
+    # A number that only looks like the die: a unit's, a count's.
+    ("Riders 1: no impact", "1", ("Legion Gun", "0 markers"), "Riders 1: no impact"),
+    ("12 figures firing musket: 6 dice", "6", ("Hill Clansmen", "2 hits"),
+     "12 figures firing musket: 6 dice"),
+])
+def test_a_detail_does_not_repeat_the_dice_shown_above_it(
+        line: str, dice: str, shown: tuple[str, ...], left: str) -> None:
+    assert without_dice(line, dice, shown) == left
