@@ -39,14 +39,6 @@ from companion.session.events import (
 from companion.ui.screens import layout
 
 
-@pytest.fixture
-def rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
-    use_fake_rules(monkeypatch)
-    made = Rig(tmp_path, SCENARIO_TOML)
-    yield made
-    made.close()
-
-
 def to_fire(rig: Rig) -> None:
     rig.chip("Red 1")
     rig.press("select")  # past the chip screen

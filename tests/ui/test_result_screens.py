@@ -3,12 +3,8 @@ the five rule systems' (built here, so that rules being edited do not move them)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 
-import pytest
-from uifake import SCENARIO_TOML, use_fake_rules
 from uirig import Rig
 
 from companion.rules.core import AwaitRoll, DiceGroup, DieKind, Odds, Outcome, RollRequest
@@ -17,14 +13,6 @@ from companion.ui.screens import Screen, fits_line, layout
 
 D6 = DieKind.D6
 HALF, THIRD, SIXTH = Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)
-
-
-@pytest.fixture
-def rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
-    use_fake_rules(monkeypatch)
-    made = Rig(tmp_path, SCENARIO_TOML)
-    yield made
-    made.close()
 
 
 def result(rig: Rig, reason: str, groups: tuple[DiceGroup, ...], odds: Odds,

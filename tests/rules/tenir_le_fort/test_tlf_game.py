@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tlfplay import RULES, Play, add_unit, example, small, to_first_chip, unit_raw
+from tlfplay import RULES, Play, add_unit, at_first_chip, example, small, to_first_chip, unit_raw
 
 from companion.rules.core import (
     AwaitChip,
@@ -322,8 +322,7 @@ def test_no_resolve_command_points_when_every_sheikh_is_attached() -> None:
 
 
 def test_second_attack_rolls_ammunition_and_asks_for_water() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.pass_all()
     assert p.said("Turn limit (1) reached")
     p.choose("attack")
@@ -343,8 +342,7 @@ def test_second_attack_rolls_ammunition_and_asks_for_water() -> None:
 
 
 def test_the_second_attack_is_the_last() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     _to_the_second_attack(p)
     p.roll(1)
     p.roll(1)
@@ -357,8 +355,7 @@ def test_the_second_attack_is_the_last() -> None:
 
 
 def test_captain_gives_an_extra_turn_and_makes_a_hero_at_chart_cost() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("C")
     keys = p.options()
     assert "extra_turn" in keys and "hero" in keys and keys[-1] == "done"
@@ -388,8 +385,7 @@ def test_heroes_at_a_time_follow_the_option(max_heroes: int, second: bool) -> No
 
 
 def test_an_attached_captain_adds_his_dice_and_pistol_and_spends_no_points() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("C")
     p.choose("attach", "unit:Legion")
     keys = p.options()
@@ -635,8 +631,7 @@ def test_a_lone_hero_without_a_sergeant_may_empty_his_squad_for_a_gun() -> None:
 
 
 def test_arab_unpin_costs_a_point_after_a_failed_recovery_roll() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.set_unit("Band", pinned=True)
     p.chip("A")
     p.choose("move")
@@ -647,8 +642,7 @@ def test_arab_unpin_costs_a_point_after_a_failed_recovery_roll() -> None:
 
 
 def test_failed_recovery_on_a_fire_roll_also_offers_the_unpin() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.set_unit("Band", pinned=True)
     p.chip("A")
     p.choose("fire", "target:Legion", "cover:heavy")
@@ -729,8 +723,7 @@ def test_a_mine_in_the_open_hits_and_breaks_a_ladder_on_odd() -> None:
 
 
 def test_a_volley_pins_and_kills_arabs() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("L")
     p.choose("fire", "target:Band", "cover:none", "far")
     assert p.request().dice_count == 5
@@ -741,8 +734,7 @@ def test_a_volley_pins_and_kills_arabs() -> None:
 
 
 def test_heavy_cover_saves_and_wounds_on_legionnaires() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("fire", "target:Legion", "cover:heavy")
     p.roll(6, 6, 6, 1, 1, 1)
@@ -754,8 +746,7 @@ def test_heavy_cover_saves_and_wounds_on_legionnaires() -> None:
 
 
 def test_a_sergeant_among_the_hit_dies_and_is_carried() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("fire", "target:Legion", "cover:none")
     p.roll(5, 1, 1, 1, 1, 1)
@@ -773,8 +764,7 @@ def test_a_sergeant_among_the_hit_dies_and_is_carried() -> None:
 
 
 def test_a_wounded_sergeant_wounded_again_dies() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.set_unit("Legion", leader_wounded=True)
     p.chip("A")
     p.choose("fire", "target:Legion", "cover:none")
@@ -785,8 +775,7 @@ def test_a_wounded_sergeant_wounded_again_dies() -> None:
 
 
 def test_more_hits_than_men_fall_on_the_sergeant_without_asking() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.set_unit("Legion", figures=1)
     p.chip("A")
     p.choose("fire", "target:Legion", "cover:none")
@@ -796,8 +785,7 @@ def test_more_hits_than_men_fall_on_the_sergeant_without_asking() -> None:
 
 
 def test_sniping_the_sheikh_standing_alone_halves_his_sides_points() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("L")
     p.choose("fire", "target:Sheikh")
     p.roll(6, 5)
@@ -806,8 +794,7 @@ def test_sniping_the_sheikh_standing_alone_halves_his_sides_points() -> None:
 
 
 def test_sniped_captain_rolls_on_effect_of_hits() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("fire", "target:Capt")
     p.roll(6, 5)
@@ -820,18 +807,14 @@ def _band_led_by_a_mounted_leader() -> Play:
     """The Band with a mounted leader of its own, Sheikh Omar, at the first chip."""
     raw = small()
     unit_raw(raw, "Band").update(leader="Sheikh Omar", traits={"rank": "mounted"})
-    p = Play(raw)
-    to_first_chip(p)
-    return p
+    return at_first_chip(raw)
 
 
 def _band_with_its_sheikh() -> Play:
     """The Band with the Sheikh's command figure attached, at the first chip."""
     raw = small()
     unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
-    p = Play(raw)
-    to_first_chip(p)
-    return p
+    return at_first_chip(raw)
 
 
 def test_volley_then_sniping_the_attached_mounted_leader() -> None:
@@ -1046,9 +1029,7 @@ def test_a_gun_moves_with_its_hero_as_leader() -> None:
 def _band_carrying(ladder: str, raw: dict[str, Any]) -> Play:
     """The scenario with the Band carrying a ladder or a grappling hook, at the first chip."""
     unit_raw(raw, "Band")["traits"] = {"ladder": ladder}
-    p = Play(raw)
-    to_first_chip(p)
-    return p
+    return at_first_chip(raw)
 
 
 def test_a_ladder_is_set_only_when_the_move_reaches_the_wall() -> None:
@@ -1080,8 +1061,7 @@ def test_leaderless_squad_joins_a_led_one() -> None:
 
 
 def test_charge_defensive_fire_and_close_combat() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("charge", "target:Legion")
     p.roll(6, 1, 1)  # a 6 on the charge: berserk, contact is automatic
@@ -1116,8 +1096,7 @@ def _bout(p: Play, *dice: int) -> Any:
 
 
 def test_close_combat_results_name_the_winner_and_the_loser_and_keep_their_tunes() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     _band_charges_into(p, "Legion")
     p.choose("stand", "cover", "no")
     # Band +0 against Legion +2 (sergeant, cover)
@@ -1156,8 +1135,7 @@ def test_a_gun_on_the_wall_giving_defensive_fire_checks_its_blind_zone() -> None
 
 
 def test_charge_falling_short_pins() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("charge", "target:Legion")
     p.roll(1, 2, 3)
@@ -1206,8 +1184,7 @@ def _legion_charges_into_the_band(p: Play, *, surrounded: bool) -> None:
 
 
 def test_surrounded_arabs_surrender() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     _legion_charges_into_the_band(p, surrounded=True)
     p.roll(6, 5)  # 6+1 sergeant vs 5: the Arab loses with 5, surrounded: surrenders
     assert p.said("the defender (Arab) loses with 5: surrenders")
@@ -1242,8 +1219,7 @@ def test_surrounded_legionnaire_fights_every_attacker() -> None:
 
 
 def test_ffl_counter_charge_fires_at_one_die_per_two_men() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     _band_charges_into(p, "Legion")
     p.choose("counter")
     p.roll(1, 2, 3)  # the legion's counter-charge roll, 2d6 + the sergeant's: no berserk
@@ -1331,6 +1307,7 @@ def test_thrown_dynamite_hits_a_unit() -> None:
     p.choose("dynamite", "target:Band")
     p.roll(2, 2)
     assert p.unit("Band").figures == 2 and p.unit("Legion").dynamite == 0
+    assert p.said("The dynamite: 4 hits on Band.")  # it names its target
 
 
 def test_premature_dynamite_kills_the_thrower_and_those_within_an_inch() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from tlfplay import Play, small, to_first_chip, unit_raw
+from tlfplay import Play, at_first_chip, small, to_first_chip, unit_raw
 
 from companion.rules.core import AwaitChoice
 from companion.rules.tenir_le_fort.actions import ACTIONS
@@ -20,9 +20,7 @@ def _raiders() -> Play:
     """The small game with its war band named in the plural."""
     raw = small()
     unit_raw(raw, "Band")["name"] = "Raiders"
-    p = Play(raw)
-    to_first_chip(p)
-    return p
+    return at_first_chip(raw)
 
 
 def test_a_plural_band_takes_plural_verbs_in_log_and_prompts() -> None:
@@ -56,8 +54,7 @@ def test_a_command_figure_stays_singular_whatever_his_name() -> None:
 
 
 def test_a_move_is_said_once_with_its_distance() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("L")
     p.choose("move")
     p.roll(5, 4, 2)  # the sergeant's extra die, the lowest dropped
@@ -66,8 +63,7 @@ def test_a_move_is_said_once_with_its_distance() -> None:
 
 
 def test_a_charge_names_its_distance_and_a_berserk_charge_says_why() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("charge", "target:Legion")
     p.roll(6, 1, 1)
@@ -77,8 +73,7 @@ def test_a_charge_names_its_distance_and_a_berserk_charge_says_why() -> None:
 
 
 def test_close_combat_says_how_many_fall_back() -> None:
-    p = Play(small())
-    to_first_chip(p)
+    p = at_first_chip()
     p.chip("A")
     p.choose("charge", "target:Legion")
     p.roll(2, 3, 4)
@@ -89,17 +84,6 @@ def test_close_combat_says_how_many_fall_back() -> None:
     p.roll(6, 6)  # the fifth
     p.roll(4, 6)  # the sixth
     assert p.said("Band: 0 killed, 6 fall back, pinned.")
-
-
-def test_the_dynamite_names_its_target() -> None:
-    raw = small()
-    unit_raw(raw, "Legion")["traits"] = {"dynamite": 1}
-    p = Play(raw)
-    to_first_chip(p)
-    p.chip("L")
-    p.choose("dynamite", "target:Band")
-    p.roll(2, 5)
-    assert p.said("The dynamite: 7 hits on Band.")
 
 
 def test_a_wound_roll_with_no_effect_says_so() -> None:

@@ -181,3 +181,10 @@ def to_first_chip(
         p.choose(step.options[0].key)
     p.roll(cp[0])
     p.roll(cp[1])
+
+
+def at_first_chip(raw: dict[str, Any] | None = None) -> Play:
+    """A game of `raw` (the small one by default) played to its first chip."""
+    p = Play(raw if raw is not None else small())
+    to_first_chip(p)
+    return p
