@@ -83,7 +83,7 @@ def test_forty_dice_of_fire_in_four_throws_through_the_camera(tmp_path: Path) ->
     rolls = [e for e in rig.events() if isinstance(e, DiceAccepted)]
     assert len(rolls) == dice_events + 1
     assert rolls[-1] == DiceAccepted(tuple(read), "camera")
-    lowest = int(re.match(r"(\d)-6 hits", request.groups[0].faces_meaning)[1])  # type: ignore[index]
+    lowest = int(re.match(r"hits on (\d)-6", request.groups[0].faces_meaning)[1])  # type: ignore[index]
     hits = sum(d >= lowest for d in read)
     assert rig.box.ui.results[0].big == f"{hits} hits"
     hardware.close()

@@ -117,7 +117,7 @@ def test_a_roll_with_no_topic_is_titled_by_who_rolls_or_its_dice_not_roll_the_di
         rig: Rig) -> None:
     """Tenir le Fort's reasons have no colon: every one was titled "Roll the dice"."""
     fire = roll(rig, "FFL fire at a target in the open",
-                (DiceGroup(D6, 6, "FFL rifles", "4-6 hits"),), Odds("hits", {0: HALF, 3: HALF}))
+                (DiceGroup(D6, 6, "FFL rifles", "hits on 4-6"),), Odds("hits", {0: HALF, 3: HALF}))
     assert fire.title == "FFL fire"
     assert first_page(fire)[3:] == ["avg 1.5 hits, 50% 1+", "At a target in the open"]
     leader = roll(rig, "is the mounted leader among the casualties?",

@@ -241,9 +241,8 @@ def _missile_request(params: Params) -> RollRequest:
     groups = []
     for kind, n in _shooting(params):
         faces = missiles.missile_hit_faces(kind, band)
-        groups.append(
-            DiceGroup(D6, n, f"{kind}s", f"{min(faces)}+ hits" if len(faces) > 1 else "6 hits")
-        )
+        hit_on = f"{min(faces)}+" if len(faces) > 1 else "6"
+        groups.append(DiceGroup(D6, n, f"{kind}s", f"hits on {hit_on}"))
     return RollRequest(f"Missile fire, {tables.RANGE_REASONS[band]}", tuple(groups))
 
 

@@ -44,7 +44,7 @@ class FireGroup:
     def meaning(self) -> str:
         faces = sorted(self.hit_faces)
         text = f"{faces[0]}-{faces[-1]}" if len(faces) > 1 else str(faces[0])
-        return f"{text} hits"
+        return f"hits on {text}"  # "6 hits" read as a count of hits
 
 
 @dataclass(frozen=True)

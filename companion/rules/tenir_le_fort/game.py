@@ -783,7 +783,7 @@ def _end_attack(s: GameState, tx: Tx, reason: str) -> GameState:
 
 def _game_over(s: GameState, tx: Tx, winner: str, reason: str) -> GameState:
     tx.cues.add("game_over")
-    tx.say(f"Game over: {winner} win ({reason}).")
+    tx.say(f"Game over: {winner} won ({reason}).")
     return replace(s, pending=Over(winner, reason), act=Act())
 
 
@@ -2652,8 +2652,8 @@ def _step(s: GameState, *, with_odds: bool) -> Step:
         action = ACTIONS[p.action]
         params = dict(p.params)
         return AwaitRoll(action.request(params), action.odds(params) if with_odds else None)
-    summary = (f"{p.winner or 'Nobody'} win: {p.reason}.", *describe(s))
-    return GameOver(p.winner, summary)
+    head = _result_line(p)
+    return GameOver(p.winner, (head, *(line for line in describe(s) if line != head)))
 
 
 def advance(s: GameState, given: GameInput) -> Transition:
@@ -2708,8 +2708,13 @@ def describe(s: GameState) -> tuple[str, ...]:
     if s.supply_through:
         lines.append("Supply train inside the fort: no more ammunition rolls")
     if isinstance(p, Over):
-        lines.append(f"Over: {p.winner} win ({p.reason})")
+        lines.append(_result_line(p))
     return tuple(lines)
+
+
+def _result_line(over: Over) -> str:
+    """Who won and why: "won" agrees with any side's name ("FFL", "Arabs")."""
+    return f"{over.winner or 'Nobody'} won: {over.reason}."
 
 
 def _describe_unit(s: GameState, u: UnitState) -> str:

@@ -120,7 +120,7 @@ def test_missile_request_asks_only_for_the_shooters_there() -> None:
         ACTIONS["missile-fire"].complete_params({"archers": 0, "crossbows": 3})
     )
     assert request.summary() == "3d6"
-    assert request.groups[0].faces_meaning == "5+ hits"
+    assert request.groups[0].faces_meaning == "hits on 5+"
 
 
 def test_missile_fire_needs_a_shooter() -> None:

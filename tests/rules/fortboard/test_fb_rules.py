@@ -960,21 +960,21 @@ def test_range_is_asked_inside_the_fort_only() -> None:
     state, _ = play(state, "fire:Bows", "at:E wall")
     assert options_of(state) == ["near", "far"]
     state, _ = play(state, "near")
-    assert roll_request(state).request.groups[0].faces_meaning == "4+ hits"
+    assert roll_request(state).request.groups[0].faces_meaning == "hits on 4+"
     # from outside the fort distance has no bearing (1.2): the basic numbers
     state = new_game(
         [unit("Arch", "Red", "archer", 4, "Camp"), unit("Guard", "Blue", "infantry", 2, "N wall")]
     )
     state, _ = play(state, "fire:Arch", "at:N wall")
     request = roll_request(state).request
-    assert request.groups[0].faces_meaning == "6 hits"
+    assert request.groups[0].faces_meaning == "hits on 6"
 
 
 def test_shots_at_the_stations_use_the_basic_numbers() -> None:
     state, _ = play(_bows_on_the_wall(), "fire:Bows", "at:Camp")
     request = roll_request(state).request
     assert request.reason == "Bows at Camp: Missile fire, 4+ spaces away or distance of no bearing"
-    assert request.groups[0].faces_meaning == "6 hits"
+    assert request.groups[0].faces_meaning == "hits on 6"
 
 
 def test_option_the_range_to_the_stations_is_asked() -> None:
