@@ -2702,7 +2702,9 @@ def describe(s: GameState) -> tuple[str, ...]:
         lines.append(f"{side}: " + ("; ".join(standing) or "none left"))
         if gone:
             lines.append(f"  {side} lost or unmanned: " + ", ".join(gone))
-    relief = [u.name for u in s.units if u.reinforcement and not u.present and u.figures]
+    # The supply train leaves the table by going into the fort: it came, it is not awaited.
+    relief = [u.name for u in s.units if u.reinforcement and not u.present and u.figures
+              and not (u.kind == "supply" and s.supply_through)]
     if relief and s.attack:
         lines.append("Relief column: not here yet")
     if s.supply_through:

@@ -691,6 +691,9 @@ def test_the_supply_train_in_the_fort_ends_the_ammunition_rolls() -> None:
     p.chip("T")
     p.choose("fort")
     assert p.s.supply_through and "T" not in p.s.bag.in_play
+    status = RULES.describe(p.s)
+    assert "Supply train inside the fort: no more ammunition rolls" in status
+    assert "Relief column: not here yet" not in status  # the train came; nothing is awaited
     p.pass_all()
     p.choose("attack")
     p.roll(1)
