@@ -364,7 +364,7 @@ def _infighting_resolve(p: Params, dice: Sequence[int]) -> Outcome:
         lost,
         "figures lost",
         effects,
-        (f"in-fighting: {counted(dice[0], 'figure')} lost (of {p['figures']})",),
+        (f"in-fighting: rolled {dice[0]}, {counted(lost, 'figure')} lost of {p['figures']}",),
     )
 
 

@@ -142,7 +142,9 @@ def test_a_leader_prevents_infighting() -> None:
 
 def test_infighting_loses_1d6_figures() -> None:
     assert run("infighting-losses", [4], figures=12).headline == 4
-    assert run("infighting-losses", [6], figures=3).headline == 3
+    all_three = run("infighting-losses", [6], figures=3)
+    assert all_three.headline == 3
+    assert all_three.details == ("in-fighting: rolled 6, 3 figures lost of 3",)  # not "6 lost"
 
 
 def test_maxim_moved_2d6_by_two_men_1d6_by_one() -> None:
