@@ -76,16 +76,22 @@ CAVALRY_FF = Param(
 
 
 def _percentile(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
+    """The reading, and a line with it: "d% 34" (the dice show 30 and 4), "d% 00 reads
+    100" where the reading is not the number the two dice make."""
     check_dice(request, dice)
     zero = str_param(params, "double_zero")
     value = read_percentile(dice[0], dice[1], zero)
-    return value, f"d% {dice[0]}{dice[1]} reads {value}"
+    shown = f"{dice[0]}{dice[1]}"
+    return value, f"d% {shown}" if shown == f"{value:02d}" else f"d% {shown} reads {value}"
 
 
-def _d10(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, str]:
+def _d10(params: Params, request: RollRequest, dice: Sequence[int]) -> tuple[int, tuple[str, ...]]:
+    """The die's reading, and a detail line saying how it read when that is not its
+    face ("d10 0 reads 10"); none when it reads as it shows (the dice say so already)."""
     check_dice(request, dice)
     zero = str_param(params, "d10_zero")
-    return read_d10(dice[0], zero), describe_d10(dice[0], zero)
+    line = describe_d10(dice[0], zero)
+    return read_d10(dice[0], zero), (line,) if line else ()
 
 
 def _tally(label: str, results: Iterable[tuple[int, frozenset[str]]]) -> Odds:
@@ -107,6 +113,10 @@ def _over_d10(params: Params, label: str, fn: Callable[[int], tuple[int, frozens
 # ------------------------------------------------------------ command points
 
 
+# A count, so the box says "4 command points" ("CP" would read "CP: 4").
+CP_LABEL = "command points"
+
+
 def _cp_request(params: Params) -> RollRequest:
     return percentile_request(
         "Commanding officer's Command Points", "01-33: 3 CP, 34-66: 4, 67-100: 5"
@@ -116,7 +126,7 @@ def _cp_request(params: Params) -> RollRequest:
 def _cp_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     value, line = _percentile(params, _cp_request(params), dice)
     cp = command.command_points_for(value)
-    return Outcome(cp, "CP", details=(line, f"{value} is in the band for {cp} CP"))
+    return Outcome(cp, CP_LABEL, details=(line, f"{value} is in the band for {cp} CP"))
 
 
 COMMAND_POINTS = Action(
@@ -126,7 +136,9 @@ COMMAND_POINTS = Action(
     (DOUBLE_ZERO,),
     _cp_request,
     _cp_resolve,
-    lambda p: _over_percentile(p, "CP", lambda v: (command.command_points_for(v), frozenset())),
+    lambda p: _over_percentile(
+        p, CP_LABEL, lambda v: (command.command_points_for(v), frozenset())
+    ),
     examples=({}, {"double_zero": "0"}),
 )
 
@@ -221,13 +233,13 @@ def _reaction_request(params: Params) -> RollRequest:
 
 def _reaction_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     cp = int_param(params, "cp")
-    die, line = _d10(params, _reaction_request(params), dice)
+    die, reading = _d10(params, _reaction_request(params), dice)
     units = command.reacting_units(cp, die)
     return Outcome(
         units,
         "reacting units",
         details=(
-            line,
+            *reading,
             f"{cp} CP x {die} = {counted(command.reacting_points(cp, die), 'point')}: "
             + counted(units, "unit reacts", "units react"),
         ),
@@ -562,14 +574,17 @@ def _cannon_request(params: Params) -> RollRequest:
 
 def _cannon_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     rng = int_param(params, "range")
-    die, line = _d10(params, _cannon_request(params), dice)
+    die, reading = _d10(params, _cannon_request(params), dice)
     tens = fire.range_tens(rng)
     markers = fire.cannon_markers(die, rng)
     verdict = counted(markers, "marker") if markers else "no impact"
     return Outcome(
         markers,
         "markers",
-        details=(line, f'D {die} - R {tens} (range {tens * 10}-{tens * 10 + 9}"): {verdict}'),
+        details=(
+            *reading,
+            f'D {die} - R {tens} (range {tens * 10}-{tens * 10 + 9}"): {verdict}',
+        ),
     )
 
 
@@ -840,6 +855,12 @@ MARTINET_FATE = Action(
 # ------------------------------------------------------------ rally
 
 
+# The rally's effect when CP x d10 / 10 leaves a fraction of a man: a percentile
+# roll (rally-fraction) may bring one more. Named for what it means on the screen
+# ("One more possible" under "3 men rallied"; "one more possible 50%" in the odds).
+ONE_MORE_POSSIBLE = "one_more_possible"
+
+
 def _rally_request(params: Params) -> RollRequest:
     cp = int_param(params, "cp")
     return d10_request(
@@ -855,17 +876,17 @@ def _fraction_request(percent: int) -> RollRequest:
 
 def _rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     cp = int_param(params, "cp")
-    die, line = _d10(params, _rally_request(params), dice)
+    die, reading = _d10(params, _rally_request(params), dice)
     whole = rally.rally_whole_men(cp, die)
     percent = rally.rally_fraction_percent(cp, die)
     points = rally.rally_points(cp, die)
     men = counted(points // 10, "man", "men") if points % 10 == 0 else f"{points / 10:g} men"
-    details = [line, f"{cp} CP x {die} / 10 = {men}"]
+    details = [*reading, f"{cp} CP x {die} / 10 = {men}"]
     follow = None
     effects: frozenset[str] = frozenset()
     if percent:
         follow = _fraction_request(percent)
-        effects = frozenset({"fraction"})
+        effects = frozenset({ONE_MORE_POSSIBLE})
         details.append(
             f"{counted(whole, 'man', 'men')} now; roll percentile {percent} or less for one more"
         )
@@ -874,13 +895,15 @@ def _rally_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 
 def _rally_outcome(cp: int, die: int) -> tuple[int, frozenset[str]]:
     whole = rally.rally_whole_men(cp, die)
-    return whole, frozenset({"fraction"}) if rally.rally_fraction_percent(cp, die) else frozenset()
+    fraction = rally.rally_fraction_percent(cp, die)
+    return whole, frozenset({ONE_MORE_POSSIBLE}) if fraction else frozenset()
 
 
 RALLY = Action(
     "rally",
     "Rally",
-    "Men rallied from the routed: CP x d10 / 10; a fraction asks for rally-fraction.",
+    "Men rallied from the routed: CP x d10 / 10; a fraction (effect one_more_possible) "
+    "asks for rally-fraction.",
     (CP, D10_ZERO),
     _rally_request,
     _rally_resolve,

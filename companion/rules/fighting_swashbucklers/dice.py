@@ -39,8 +39,10 @@ def d10_values(d10_zero: str) -> tuple[int, ...]:
 
 
 def describe_d10(face: int, d10_zero: str) -> str:
+    """How a lone d10 read, when it reads other than its face ("d10 0 reads 10");
+    empty when it reads as it shows, since the die itself says no more."""
     value = read_d10(face, d10_zero)
-    return f"d10 {face}" if value == face else f"d10 {face} reads {value}"
+    return "" if value == face else f"d10 {face} reads {value}"
 
 
 def read_percentile(tens: int, units: int, double_zero: str) -> int:
@@ -55,10 +57,11 @@ def percentile_values(double_zero: str) -> tuple[int, ...]:
 
 
 def percentile_groups(label: str, meaning: str) -> tuple[DiceGroup, ...]:
-    """A percentile roll as two dice: the tens die, then the units die."""
+    """A percentile roll as two dice: the tens die, then the units die. The meaning
+    is the roll's, given once on the tens die: the units die has none of its own."""
     return (
         DiceGroup(DieKind.PERCENTILE, 1, f"{label} tens", meaning),
-        DiceGroup(DieKind.D10, 1, f"{label} units", "units 0-9"),
+        DiceGroup(DieKind.D10, 1, f"{label} units", ""),
     )
 
 

@@ -1088,7 +1088,7 @@ def _on_roll(
             s = s.with_officer(OfficerState(o.name, o.side, o.kind, False))
         return s
     if k == "rally_roll":
-        if "fraction" in outcome.effects:
+        if actions.ONE_MORE_POSSIBLE in outcome.effects:
             die = read_d10(dice[0], _opt_str(s, "d10_zero"))
             percent = rally.rally_fraction_percent(s.side(s.phasing).cp, die)
             return s.at(stage=Stage("rally_fraction", number=percent, count=outcome.headline))

@@ -253,11 +253,10 @@ def _missile_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         kind: missiles.count_hits(group, missiles.missile_hit_faces(kind, band))
         for (kind, _n), group in zip(_shooting(params), request.split(dice), strict=True)
     }
-    return Outcome(
-        headline=sum(hits.values()),
-        headline_label="hits",
-        details=(", ".join(f"{kind}s hit {n}" for kind, n in hits.items()),),
-    )
+    # The split by kind says something only when both kinds shoot: for one kind
+    # it is the headline again ("0 hits" over "crossbows hit 0").
+    split = (", ".join(f"{kind}s hit {n}" for kind, n in hits.items()),) if len(hits) > 1 else ()
+    return Outcome(headline=sum(hits.values()), headline_label="hits", details=split)
 
 
 def _missile_odds(params: Params) -> Odds:
@@ -349,13 +348,17 @@ CREW_FIRE = Action(
 # ------------------------------------------------------- artillery target
 
 
+# A value, not a count: the box says "Target: 5" (or the station's name).
+TARGET_LABEL = "target"
+
+
 def _target_request(params: Params) -> RollRequest:
     return _one_d6("target", "the numbered station hit", "Defender artillery: which target")
 
 
 def _target_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     check_dice(_target_request(params), dice)
-    return Outcome(dice[0], "target number", details=(f"target {dice[0]} is hit",))
+    return Outcome(dice[0], TARGET_LABEL, details=(f"target {dice[0]} is hit",))
 
 
 ARTILLERY_TARGET = Action(
@@ -365,7 +368,7 @@ ARTILLERY_TARGET = Action(
     params=(),
     request=_target_request,
     resolve=_target_resolve,
-    odds=lambda params: _single_die_odds("target number", [(f, frozenset()) for f in range(1, 7)]),
+    odds=lambda params: _single_die_odds(TARGET_LABEL, [(f, frozenset()) for f in range(1, 7)]),
     examples=({},),
 )
 

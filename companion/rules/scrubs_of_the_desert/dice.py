@@ -47,9 +47,12 @@ def percentile_values(double_zero: str) -> tuple[int, ...]:
 
 
 def percentile_groups(count: int, why: str, meaning: str) -> tuple[DiceGroup, DiceGroup]:
+    """Percentile dice as their tens and units groups. The meaning is the roll's, so
+    it is given once, on the tens group: the units group carries none (the screen
+    would say it twice)."""
     return (
         DiceGroup(DieKind.PERCENTILE, count, f"{why} tens", meaning),
-        DiceGroup(DieKind.D10, count, f"{why} units", meaning),
+        DiceGroup(DieKind.D10, count, f"{why} units", ""),
     )
 
 

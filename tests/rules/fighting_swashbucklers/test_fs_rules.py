@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 
 from companion.rules import get_ruleset
-from companion.rules.core import Outcome, RulesError
+from companion.rules.core import DieKind, Outcome, RulesError
 from companion.rules.fighting_swashbucklers import fire, melee, morale
 from companion.rules.fighting_swashbucklers.actions import ACTIONS
 
@@ -422,3 +423,71 @@ def test_yes_no_rolls_have_yes_no_headlines() -> None:
     assert odds_line(odds("rough-terrain"), request.groups) == "passed 70%"
     assert headline(resolve("rough-terrain", [7, 0])) == "Passed: yes"
     assert headline(resolve("rough-terrain", [7, 1])) == "Passed: no"
+
+
+# ------------------------------------------------------------------ wording
+
+
+@pytest.mark.parametrize(
+    ("action", "params", "face", "rest"),
+    [
+        ("reaction-fire", {"cp": 5}, 8, ("5 CP x 8 = 40 points: 4 units react",)),
+        ("cannon-fire", {"range": 25}, 7, ('D 7 - R 2 (range 20-29"): 5 markers',)),
+        ("rally", {"cp": 5}, 6, ("5 CP x 6 / 10 = 3 men",)),
+    ],
+)
+def test_a_d10_read_as_it_shows_adds_no_line_saying_the_die_again(
+    action: str, params: dict[str, int], face: int, rest: tuple[str, ...]
+) -> None:
+    """"d10 8" under "Dice 8" said nothing; a 0 read as 10 is still said."""
+    assert resolve(action, [face], **params).details == rest
+    assert resolve(action, [0], **params).details[0] == "d10 0 reads 10"
+    # a 0 read as zero reads as it shows
+    assert not any(
+        line.startswith("d10") for line in resolve(action, [0], **params, d10_zero="0").details
+    )
+
+
+@pytest.mark.parametrize(
+    ("dice", "zero", "line"),
+    [([3, 4], "100", "d% 34"), ([0, 7], "100", "d% 07"), ([0, 0], "100", "d% 00 reads 100"),
+     ([0, 0], "0", "d% 00")],
+)
+def test_a_percentile_line_says_reads_only_when_the_reading_differs(
+    dice: list[int], zero: str, line: str
+) -> None:
+    assert resolve("rough-terrain", dice, double_zero=zero).details[0] == line
+
+
+def test_a_rally_fraction_is_worded_as_one_more_man_possible() -> None:
+    """The effect shows on screen as is: "One more possible", not "Fraction"."""
+    from companion.ui.wording import odds_line
+
+    out = resolve("rally", [8], cp=4)  # 3.2 men: three, and a percentile for a fourth
+    assert (out.headline, out.effects) == (3, frozenset({"one_more_possible"}))
+    assert out.follow_up is not None and out.follow_up.reason == "Rally fraction (20%)"
+    assert resolve("rally", [5], cp=4).effects == frozenset()  # 2.0 men: nothing over
+    assert odds_line(odds("rally", cp=5)) == "avg 2.5 men rallied, 90% 1+, one more possible 50%"
+
+
+def test_command_points_are_worded_as_a_count() -> None:
+    """"4 command points", not "CP: 4"."""
+    from companion.ui.wording import headline, odds_line
+
+    out = resolve("command-points", [3, 9])
+    assert (out.headline, out.headline_label) == (4, "command points")
+    assert headline(out) == "4 command points"
+    assert odds_line(odds("command-points")) == "avg 4.0 command points"
+
+
+def test_percentile_rolls_give_their_meaning_once_on_the_tens_die() -> None:
+    """No "units 0-9" filler line on the roll screen: the units die means nothing alone."""
+    seen = 0
+    for action in ACTIONS.values():
+        for example in action.examples:
+            groups = action.request(action.complete_params(example)).groups
+            for tens, units in pairwise(groups):
+                if tens.kind is DieKind.PERCENTILE:
+                    seen += 1
+                    assert tens.faces_meaning and units.faces_meaning == "", action.name
+    assert seen >= 10

@@ -123,6 +123,30 @@ def test_missile_request_asks_only_for_the_shooters_there() -> None:
     assert request.groups[0].faces_meaning == "hits on 5+"
 
 
+@pytest.mark.parametrize(
+    ("dice", "who", "details"),
+    [
+        ([6, 5, 5, 4], {"archers": 2, "crossbows": 2}, ("archers hit 1, crossbows hit 1",)),
+        ([6, 1], {"archers": 2, "crossbows": 0}, ()),  # "archers hit 1" is the headline again
+        ([3], {"archers": 0, "crossbows": 1}, ()),
+    ],
+)
+def test_missile_hits_are_split_by_kind_only_when_both_kinds_shoot(
+    dice: list[int], who: dict[str, int], details: tuple[str, ...]
+) -> None:
+    assert resolve("missile-fire", dice, **who).details == details
+
+
+def test_artillery_target_is_worded_as_a_value_named_target() -> None:
+    """The box words a value label "Target: 5" (not "Target number: 5")."""
+    from companion.ui.wording import headline
+
+    out = resolve("artillery-target", [5])
+    assert (out.headline, out.headline_label) == (5, "target")
+    assert odds("artillery-target").headline_label == "target"
+    assert headline(out) == "Target: 5"
+
+
 def test_missile_fire_needs_a_shooter() -> None:
     with pytest.raises(RulesError, match="needs someone to shoot"):
         odds("missile-fire", archers=0, crossbows=0)

@@ -630,3 +630,17 @@ def test_counts_of_one_are_said_in_the_singular() -> None:
     assert blast.details[0].startswith("rolled 9: 1 of 1 figure killed ")
     assert req("crew-targeting", hits=1).reason.startswith("Crew targeting: 1 hit, ")
     assert "rolled 9, 1, 1, 1: 1 hit, each kills a figure" in act("fire", [9, 1, 1, 1]).details[-1]
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("morale", {}), ("crew-targeting", {"hits": 3}), ("crew-targeting", {"hits": 1})],
+)
+def test_percentile_dice_give_their_meaning_once_on_the_tens(
+    name: str, params: dict[str, int]
+) -> None:
+    """The roll screen prints each group's meaning: the same text on the units die
+    would show the same line twice."""
+    tens, units = req(name, **params).groups
+    assert tens.kind is DieKind.PERCENTILE and tens.faces_meaning
+    assert units.kind is DieKind.D10 and units.faces_meaning == ""
