@@ -702,9 +702,8 @@ def _replacement_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         sixes,
         "sixes",
         effects=frozenset({"moved"}) if sixes else frozenset(),
-        details=(
-            f"{counted(sixes, 'six', 'sixes')}: " + ("they go" if sixes else "they stay"),
-        ),
+        # The headline counts the sixes; the detail says what they mean on the board.
+        details=("picked up and placed" if sixes else "they stay where they are",),
     )
 
 

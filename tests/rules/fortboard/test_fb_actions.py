@@ -214,7 +214,9 @@ def test_wall_weapon_on_engine_counts_hits() -> None:
 
 def test_replacement_on_six() -> None:
     assert resolve("replacement", [6]).effects == {"moved"}
-    assert resolve("replacement", [5]).headline == 0
+    stay = resolve("replacement", [5])
+    assert stay.headline == 0 and stay.details == ("they stay where they are",)
+    assert resolve("replacement", [6]).details == ("picked up and placed",)
     assert resolve("replacement", [6, 2, 6], figures=3).headline == 2
 
 
