@@ -814,11 +814,12 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
         if "hit_cancelled" in outcome.effects:
             target = _restore(target, 1)
             lines.append(_standing(target))
+        state = state.with_force(target)
         if "commander_hit" in outcome.effects:
-            target = replace(target, leader_back_turn=state.turn + tables.COMMANDER_AWAY_TURNS)
-            lines[0] = f"Steady! ({target.leader}): {_commander_hit(target)}"
+            state, hit = _commander_hit(state, target.name)
+            lines[0] = f"Steady! ({target.leader}): {hit}"
             cues = frozenset({"death"})
-        return _prefix(_after_steady(state.with_force(target)), tuple(lines), cues)
+        return _prefix(_after_steady(state), tuple(lines), cues)
     if stage in ("melee_attacker_roll", "melee_defender_roll"):
         return _melee_rolled(state, stage == "melee_attacker_roll", outcome.headline)
     if stage in ("come_on_attacker_roll", "come_on_defender_roll"):
@@ -829,9 +830,8 @@ def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> _Resu
             nxt = "come_on_attacker_use" if attacking else "come_on_defender_use"
             return _Result(_to(state, nxt), (line + ": cancel or inflict a hit",))
         if "commander_hit" in outcome.effects:
-            me = replace(me, leader_back_turn=state.turn + tables.COMMANDER_AWAY_TURNS)
-            state = state.with_force(me)
-            line += f": {_commander_hit(me)}"
+            state, hit = _commander_hit(state, me.name)
+            line += f": {hit}"
             cues = frozenset({"death"})
         else:
             line += ": no effect"
@@ -942,9 +942,22 @@ def _after_steady(state: GameState) -> _Result:
     return _after_return(state)
 
 
-def _commander_hit(f: Force) -> str:
-    """The unit's commander is hit: when his replacement takes over (`leader_back_turn`)."""
-    return f"{f.leader} is hit; a replacement arrives at the end of turn {f.leader_back_turn}"
+def _commander_hit(state: GameState, unit_name: str) -> tuple[GameState, str]:
+    """The unit's commander is hit; a replacement takes over at the end of the next turn.
+
+    A commander unit that had joined the unit is a figure on the table: the hit takes
+    him off it (his replacement leads the unit, not a new figure)."""
+    unit = state.force(unit_name)
+    back = state.turn + tables.COMMANDER_AWAY_TURNS
+    state = state.with_force(replace(unit, leader_back_turn=back))
+    leaves = ""
+    for f in state.forces:
+        if f.kind == "commander" and f.joined == unit_name and f.name == unit.leader:
+            state = state.with_force(
+                replace(f, figures=0, removed=f.removed + f.figures, routed=True)
+            )
+            leaves = " and leaves the table"
+    return state, f"{unit.leader} is hit{leaves}; a replacement arrives at the end of turn {back}"
 
 
 def _standing(f: Force) -> str:
@@ -1257,20 +1270,48 @@ def winner(state: GameState) -> str | None:
     return larger_share_kept(state.sides, lambda side: strength(state, side))
 
 
+# Stages of the charge phase, which follows both players' orders; `shoot_*` stages
+# belong to it only as a held-fire volley (`Context.in_charge`).
+_CHARGE_STAGES = frozenset(
+    {
+        "charges",
+        "volley_ask",
+        "melee_cover",
+        "melee_square",
+        "melee_attacker_roll",
+        "melee_defender_roll",
+        "come_on_attacker_roll",
+        "come_on_attacker_use",
+        "come_on_defender_roll",
+        "come_on_defender_use",
+        "pursue_ask",
+    }
+)
+
+
+def _phase(state: GameState) -> str:
+    """Where the turn is, in the referee's words (the status screen's first line)."""
+    if state.stage == "initiative":
+        return "rolling for the first move"
+    if state.stage in _CHARGE_STAGES or state.ctx.in_charge:
+        return "charges"
+    return f"orders for {state.active_side}"
+
+
 def describe(state: GameState) -> tuple[str, ...]:
     if state.finished:
         head = f"{state.title}: game over after turn {state.turn}"
     else:
-        head = f"{state.title}: turn {state.turn}/{state.turn_limit}, {state.stage}"
-        if state.stage != "initiative":
-            head += f", {state.active_side} to act"
+        head = f"{state.title}: turn {state.turn}/{state.turn_limit}, {_phase(state)}"
     lines = [head]
     for side in state.sides:
         now, started = strength(state, side)
         lines.append(f"{side}: {now}/{counted(started, 'figure')} standing")
     for f in state.forces:
         status = []
-        if f.routed:
+        if f.routed and f.joined and f.removed:
+            status.append("hit")
+        elif f.routed:
             status.append("routed" if f.figures else "destroyed")
         elif f.shaken:
             status.append("shaken")

@@ -1316,12 +1316,22 @@ def winner(state: GameState) -> str | None:
     return larger_share_kept(state.sides, lambda side: strength(state, side))
 
 
+def _phase(state: GameState) -> str:
+    """Where the turn is, in the referee's words (the status screen's first line)."""
+    if state.stage == "toss":
+        return "the toss for the next activation"
+    side = state.sides[state.ctx.side]
+    if state.ctx.actor:
+        return f"{side} activating {state.ctx.actor}"
+    return f"{side} to activate a unit"
+
+
 def describe(state: GameState) -> tuple[str, ...]:
     if state.finished:
         head = f"{state.title}: game over, turn {min(state.turn, state.turn_limit)}"
     else:
         head = (
-            f"{state.title}: turn {state.turn}/{state.turn_limit}, {state.stage}; "
+            f"{state.title}: turn {state.turn}/{state.turn_limit}, {_phase(state)}; "
             f"toss bonus {state.sides[0]} +{state.bonus[0]}, "
             f"{state.sides[1]} +{state.bonus[1]}"
         )

@@ -197,6 +197,52 @@ def test_a_joined_commander_leaves_the_field_with_his_unit() -> None:
     assert state.force("Horse").routed
 
 
+def test_a_joined_commander_who_is_hit_leaves_the_table_and_is_replaced() -> None:
+    state, log = play(
+        new_game(COLONEL),
+        BLUE_FIRST,
+        "unit:Col B",
+        "join",
+        "join:Horse",
+        "no",
+        "no",
+        [2],
+        "yes",
+        "unit:Horse",
+        "charge",
+        "target:Warband",
+        "no",
+        [3],
+        "no",  # no reroll
+        "yes",
+        "done",
+        "done",
+        "none",
+        [6, 6, 6, 6],
+        [1, 1, 1, 1],
+        [1],  # Come On! for the colonel: hit
+        [4],  # Come On! for the chief: nothing
+    )
+    assert (
+        "Come On! (Col B with Horse) rolls 1: Col B is hit and leaves the table; "
+        "a replacement arrives at the end of turn 2"
+    ) in log
+    status = RULES.describe(state)
+    assert status[0] == "Test skirmish: turn 1/2, charges"
+    assert "  Col B: 0/1 up, 0 down, 1 lost (hit)" in status
+    assert "  Horse: 4/4 up, 0 down, 0 lost (Col B away till end of turn 2)" in status
+    assert "Blue: 12/13 figures standing" in status  # the colonel no longer counts
+    assert not state.force("Horse").has_leader
+    state, log = play(state, "no", RED_FIRST, "done", "done")
+    assert log[-3:] == [
+        "Horse: the replacement for Col B takes command",
+        "End of turn 2",
+        "Game over: Blue wins",
+    ]
+    assert state.force("Horse").has_leader
+    assert not state.force("Col B").on_table
+
+
 def test_a_commander_with_no_unit_to_join_is_not_offered_it() -> None:
     state, _ = play(new_game(COLONEL, unit("Col C", "Blue", "commander", 1)), BLUE_FIRST)
     state, _ = play(state, "unit:Col B", "join", "join:Horse", "no", "no", [2], "yes")

@@ -1006,3 +1006,14 @@ def test_weapons_are_named_as_the_referee_reads_them() -> None:
 def test_a_failed_hook_names_the_roll_once() -> None:
     _, log = play(new_game(), [3, 7], "unit:Riflemen", "hook", "0", [2])
     assert "Riflemen's hook falls back (rolled 2, needing 4+)" in log
+
+
+def test_the_status_line_says_where_the_turn_is_in_words() -> None:
+    state = new_game()
+    assert RULES.describe(state)[0] == (
+        "Test fort: turn 1/2, the toss for the next activation; toss bonus Legion +0, Arabs +0"
+    )
+    state, _ = play(state, [3, 7])
+    assert "Arabs to activate a unit" in RULES.describe(state)[0]
+    state, _ = play(state, "unit:Riflemen")
+    assert "Arabs activating Riflemen" in RULES.describe(state)[0]
