@@ -71,6 +71,7 @@ from companion.rules.fighting_swashbucklers.state import (
     SquadState,
     Stage,
 )
+from companion.rules.grammar import agree, plural_name
 
 FACINGS: tuple[str, ...] = ("front", "flank", "rear")
 # A good leader may lend any number of points. Fifty-one entries are too many to step
@@ -400,7 +401,9 @@ def _choices_for(s: GameState) -> AwaitChoice | None:
         opts = [Choice(f"unit:{u.name}", _label(u.name)) for u in _reactors(s)]
         opts.append(Choice("end", "No more"))
         left = s.reactions_left
-        return AwaitChoice(f"{s.non_phasing} reacts: {left} left", tuple(opts), "")
+        return AwaitChoice(
+            agree(s.non_phasing, "reacts", "react") + f": {left} left", tuple(opts), ""
+        )
     if k == "leader_help":
         u = s.unit(st.unit)
         opts = [Choice("help:0", "No help")]
@@ -555,7 +558,7 @@ def _on_choice(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
     _, _, rest = key.partition(":")
     if k == "pick_unit":
         if key == "end":
-            out.log.append(f"{s.phasing} ends orders")
+            out.log.append(agree(s.phasing, "ends", "end") + " orders")
             return _land_due_rangers(s, out).at(phase="reaction")
         return s.at(stage=Stage("pick_action", rest))
     if k == "pick_action":
@@ -572,7 +575,7 @@ def _on_choice(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
         return _moved(s, st.unit, st.purpose, out)
     if k == "pick_reactor":
         if key == "end":
-            out.log.append(f"{s.non_phasing} ends reaction fire")
+            out.log.append(agree(s.non_phasing, "ends", "end") + " reaction fire")
             return s.at(reactions_left=0)
         return s.at(stage=Stage("pick_target", rest, purpose="reaction"))
     if k in ("leader_help", "leader_points"):
@@ -603,13 +606,18 @@ def _on_action(s: GameState, u: SquadState, key: str, out: _Out) -> GameState:
         out.log.append(f"{u.name}: no more orders this turn")
         return s.with_unit(u.with_(done=True))
     if key == "land":
-        out.log.append(f"{u.name} materialises anywhere on the field; it does nothing more")
+        out.log.append(
+            agree(u.name, "materialises", "materialise")
+            + " anywhere on the field and does nothing more"
+        )
         return _land(s, u)
     if key == "stay":
-        out.log.append(f"{u.name} stays in hyper-space this turn")
+        out.log.append(agree(u.name, "stays", "stay") + " in hyper-space this turn")
         return s.with_unit(u.with_(done=True))
     if key == "vanish":
-        out.log.append(f"{u.name} dematerialises: off the field until next turn")
+        out.log.append(
+            agree(u.name, "dematerialises", "dematerialise") + ": off the field until next turn"
+        )
         return s.with_unit(
             u.with_(hyperspace=AIRBORNE, hyperspace_turn=s.turn, done=True, actions_used=1)
         )
@@ -617,7 +625,7 @@ def _on_action(s: GameState, u: SquadState, key: str, out: _Out) -> GameState:
         return s.with_unit(u.with_(second_rolled=True)).at(stage=Stage("second_roll", u.name))
     if key == "deploy":
         new = other_formation(u.formation)
-        out.log.append(f"{u.name} deploys into {new}")
+        out.log.append(agree(u.name, "deploys", "deploy") + f" into {new}")
         return _action_done(s.with_unit(u.with_(formation=new)), u.name)
     if key == "fire":
         return s.at(stage=Stage("pick_target", u.name, purpose="fire"))
@@ -656,7 +664,7 @@ def _moved(s: GameState, name: str, purpose: str, out: _Out) -> GameState:
     if purpose == "charge":
         return s.at(stage=Stage("pick_target", name, purpose="charge"))
     shape = f" ({u.formation})" if u.formation else ""
-    out.log.append(f'{name} moves up to {move_inches(u.kind)}"{shape}')
+    out.log.append(agree(name, "moves", "move") + f' up to {move_inches(u.kind)}"{shape}')
     return _action_done(s, name)
 
 
@@ -668,7 +676,7 @@ def _on_target(s: GameState, st: Stage, key: str, out: _Out) -> GameState:
         return s  # reaction: back to the list of reactors
     if key == "none":
         if st.purpose == "charge":
-            out.log.append(f"{st.unit} moves without contact")
+            out.log.append(agree(st.unit, "moves", "move") + " without contact")
             return _action_done(s, st.unit)
         out.log.append(f"{st.unit}: no target within reach")
         return s
@@ -693,7 +701,7 @@ def _action_done(s: GameState, name: str, *, halted: bool = False) -> GameState:
 
 def _start_fire(s: GameState, firer: str, target: str, purpose: str, out: _Out) -> GameState:
     u = s.unit(firer)
-    out.log.append(f"{firer} fires at {target}")
+    out.log.append(agree(firer, "fires", "fire") + f" at {target}")
     if u.kind == tables.CANNON:
         if purpose == "defensive":
             return s.at(stage=Stage("fire_roll", firer, target, purpose, 0))
@@ -712,7 +720,7 @@ def _after_fire(
     t = s.unit(target)
     if markers > 0:
         taken = counted(markers, "marker")
-        out.log.append(f"{target} takes {taken} ({t.markers + markers} in all)")
+        out.log.append(agree(target, "takes", "take") + f" {taken} ({t.markers + markers} in all)")
         s = s.with_unit(t.with_(markers=t.markers + markers, test_due=True, last_fired_by=firer))
     else:
         out.log.append(f"{target}: no impact")
@@ -731,10 +739,10 @@ def _contact(
     s: GameState, attacker: str, defender: str, facing: str, purpose: str, out: _Out
 ) -> GameState:
     a, d = s.unit(attacker), s.unit(defender)
-    out.log.append(f"{attacker} contacts {defender} in the {facing}")
+    out.log.append(agree(attacker, "contacts", "contact") + f" {defender} in the {facing}")
     s = s.at(melees=(*s.melees, MeleeState(attacker, defender, facing, purpose == "advance")))
     if not d.is_commander and facing != "front":
-        out.log.append(f"{defender} is charged in the {facing}: stress test")
+        out.log.append(agree(defender, "is", "are") + f" charged in the {facing}: stress test")
         s = s.with_unit(d.with_(stress=True))
     elif a.kind == tables.CAVALRY and d.kind in tables.FOOT_KINDS and facing == "front":
         stressed = attacker if _opt_str(s, "frontal_cavalry_stress") == "cavalry" else defender
@@ -750,7 +758,7 @@ def _contact(
         and _opt_str(s, "column_defensive_fire") == "deploys"
     ):
         # only a foot column gets here; the chart's units deploy if they must to fire
-        out.log.append(f"{defender} deploys into line to fire")
+        out.log.append(agree(defender, "deploys", "deploy") + " into line to fire")
         s = s.with_unit(d.with_(formation=tables.LINE))
         d = s.unit(defender)
     if _can_fire_now(s, d):
@@ -782,7 +790,7 @@ def _on_morale(s: GameState, name: str, points: int, outcome: Outcome, out: _Out
             test_due=again and u.men - losses > 0,
         )
         routs = counted(losses, "man routs", "men rout")
-        out.log.append(f"{name} fails (ML {level}): {routs}, {u.men} left")
+        out.log.append(agree(name, "fails", "fail") + f" (ML {level}): {routs}, {u.men} left")
         s = s.with_unit(u)
         charging = [m for m in s.melees if m.attacker == name]
         if stressed and charging and _opt_str(s, "failed_charge") == "halts":
@@ -809,10 +817,12 @@ def _provoked(s: GameState, name: str, stressed: bool, out: _Out) -> GameState:
     )
     if u.kind == tables.CAVALRY:
         if flank is not None:
-            out.log.append(f"{name} advances and turns to face {flank.attacker}")
+            out.log.append(
+                agree(name, "advances and turns", "advance and turn") + f" to face {flank.attacker}"
+            )
             return s.with_unit(u.with_(faced=True))
         if any(m.attacker == name for m in s.melees):
-            out.log.append(f"{name} is already charging home")
+            out.log.append(agree(name, "is", "are") + " already charging home")
             return s
         if not _charge_targets(s, u):
             return s
@@ -821,11 +831,15 @@ def _provoked(s: GameState, name: str, stressed: bool, out: _Out) -> GameState:
     if not _can_ever_fire(s, u):
         return s
     if u.formation == tables.COLUMN:
-        out.log.append(f"{name} deploys into line to fire")
+        out.log.append(agree(name, "deploys", "deploy") + " into line to fire")
         u = u.with_(formation=tables.LINE)
         s = s.with_unit(u)
     if flank is not None and s.unit(flank.attacker).on_table:
-        out.log.append(f"{name} turns to face {flank.attacker} and fires")
+        out.log.append(
+            agree(name, "turns", "turn")
+            + f" to face {flank.attacker} and "
+            + ("fire" if plural_name(name) else "fires")
+        )
         s = s.with_unit(u.with_(faced=True))
         return _start_fire(s, name, flank.attacker, "provoked", out)
     if not _fire_targets(s, u):
@@ -961,7 +975,7 @@ def _commander_captured(s: GameState, f: FightState, out: _Out) -> GameState:
             phase="over",
             ending=f"{co.name} captured: the game is over",
         )
-    out.log.append(f"{side.name} plays on with no Command Points")
+    out.log.append(agree(side.name, "plays", "play") + " on with no Command Points")
     return _end_fight(s, f, out, forced_winner="attacker")
 
 
@@ -980,14 +994,14 @@ def _end_fight(s: GameState, f: FightState, out: _Out, forced_winner: str = "") 
         out.cues.add("death")
         s = s.with_unit(lo.with_(men=0, routed=lo.routed + lo.men))
     elif s.unit(loser).men > 0 and not s.unit(loser).captured:
-        out.log.append(f'{loser} withdraws 12" in good order')
+        out.log.append(agree(loser, "withdraws", "withdraw") + ' 12" in good order')
     side = s.side(w.side)
     s = s.with_side(
         SideState(
             side.name, side.cp, side.victory_points + s.melee_win_points, side.commander_captured
         )
     )
-    out.log.append(f"{winner} wins the melee: {w.side} +{s.melee_win_points} VP")
+    out.log.append(agree(winner, "wins", "win") + f" the melee: {w.side} +{s.melee_win_points} VP")
     queue = list(s.martinet_queue)
     for name, won in ((f.attacker, attacker_won), (f.defender, not attacker_won)):
         officer = _leader(s, s.unit(name), tables.MARTINET)
@@ -1014,7 +1028,9 @@ def _rally_to(s: GameState, name: str, men: int, out: _Out) -> GameState:
         out.log.append(f"1 man of {name} rallies beside {_commander_name(s, u.side)}")
     else:
         placed = u.routed
-        out.log.append(f"{name} rallies whole beside {_commander_name(s, u.side)}")
+        out.log.append(
+            agree(name, "rallies", "rally") + f" whole beside {_commander_name(s, u.side)}"
+        )
     s = s.with_unit(u.with_(men=u.men + placed, routed=u.routed - placed))
     left = men - placed
     if left > 0:
@@ -1061,7 +1077,7 @@ def _on_roll(
         u = s.unit(st.unit)
         if outcome.headline:
             return _moved(s.with_unit(u.with_(rough_passed=True)), u.name, st.purpose, out)
-        out.log.append(f"{u.name} stands in the rough for the rest of the turn")
+        out.log.append(agree(u.name, "stands", "stand") + " in the rough for the rest of the turn")
         return _action_done(s, u.name, halted=True)
     if k == "morale_roll":
         return _on_morale(s, st.unit, st.number, outcome, out)
@@ -1099,7 +1115,7 @@ def _on_roll(
 
 
 def _rally_place(s: GameState, men: int, out: _Out) -> GameState:
-    out.log.append(f"{s.phasing} rallies {counted(men, 'man', 'men')}")
+    out.log.append(agree(s.phasing, "rallies", "rally") + f" {counted(men, 'man', 'men')}")
     if men <= 0:
         return _end_half(s, out)
     s = s.at(stage=Stage("pick_rally", number=men))
@@ -1150,7 +1166,7 @@ def _end_half(s: GameState, out: _Out) -> GameState:
         stage=Stage(),
     )
     if s.half == 0:
-        out.log.append(f"--- turn {s.turn}: {s.non_phasing} is phasing")
+        out.log.append(f"--- turn {s.turn}: " + agree(s.non_phasing, "is", "are") + " phasing")
         return s.at(half=1, phase="second")
     out.cues.add("turn_end")
     turn = s.turn + 1
@@ -1162,7 +1178,7 @@ def _end_half(s: GameState, out: _Out) -> GameState:
         out.log.append(f"--- turn limit {s.turn_limit} reached")
         return s.at(turn=turn, half=0, units=units, phase="end")
     s = s.at(turn=turn, half=0, units=units, phase="second")
-    out.log.append(f"--- turn {turn}: {s.phasing} is phasing")
+    out.log.append(f"--- turn {turn}: " + agree(s.phasing, "is", "are") + " phasing")
     return s
 
 
@@ -1184,14 +1200,14 @@ def _step_phase(s: GameState, out: _Out) -> GameState:
         for o in s.officers:
             if not o.kind:
                 return s.at(stage=Stage("officer_roll", o.name))
-        out.log.append(f"--- turn 1: {s.phasing} is phasing")
+        out.log.append("--- turn 1: " + agree(s.phasing, "is", "are") + " phasing")
         return s.at(phase="second")
     if phase == "second":
         cp = s.side(s.phasing).cp
         if _opt_str(s, "second_action_roll") == "per_unit":
             return s.at(phase="orders")
         if cp <= 0:
-            out.log.append(f"{s.phasing} has no CP: one action each")
+            out.log.append(agree(s.phasing, "has", "have") + " no CP: one action each")
             return s.at(phase="orders", phasing_second=False)
         if command.second_action_chance(cp) >= 100:
             return s.at(phase="orders", phasing_second=True)
@@ -1227,9 +1243,9 @@ def _step_phase(s: GameState, out: _Out) -> GameState:
             why = ""
             for name in (m.attacker, m.defender):
                 if not s.unit(name).on_table:
-                    why = why or f"{name} is gone"
+                    why = why or agree(name, "is", "are") + " gone"
                 elif breaks_off and name in s.withdrawn:
-                    why = why or f"{name} has withdrawn"
+                    why = why or agree(name, "has", "have") + " withdrawn"
             if not why:
                 return s.at(stage=Stage("pick_advantage", number=s.melee_index))
             out.log.append(f"{m.attacker} v {m.defender}: no melee, {why}")
@@ -1295,7 +1311,7 @@ def describe(state: object) -> tuple[str, ...]:
 
 
 def _result(s: GameState) -> str:
-    return f"{s.winner + ' wins' if s.winner else 'a draw'}: {s.ending}"
+    return (agree(s.winner, "wins", "win") if s.winner else "a draw") + f": {s.ending}"
 
 
 def _summary(s: GameState) -> tuple[str, ...]:

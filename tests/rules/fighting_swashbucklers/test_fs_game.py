@@ -66,7 +66,7 @@ def test_scripted_game_play_by_play() -> None:
     step = RULES.next_step(state)
     assert isinstance(step, GameOver)
     assert step.winner == "Tribes"
-    assert step.summary[0] == "Tribes wins: victory points Legion 3, Tribes 20"
+    assert step.summary[0] == "Tribes win: victory points Legion 3, Tribes 20"
     assert RULES.describe(state)[0].endswith("game over in turn 1/1: " + step.summary[0])
 
 
@@ -356,7 +356,7 @@ def test_hyper_space_rangers_vanish_land_then_wait() -> None:
     state, _ = play(state, r(9, 9), c("unit:L1"))
     assert keys(state) == ["land"]  # the trip lasts two turns: no staying up
     state, log = play(state, c("land"))
-    assert "L1 materialises anywhere on the field; it does nothing more" in log
+    assert "L1 materialises anywhere on the field and does nothing more" in log
     assert "unit:L1" not in keys(state)  # landed: nothing more this turn
     state, _ = play(state, c("end"), r(9), c("unit:R1"))  # the Tribes react
     assert "target:L1" in keys(state)  # landed: it can be fired on
@@ -455,7 +455,7 @@ def wipe_out_t1(**options: Any) -> GameState:
 def test_whole_squad_rallies_beside_the_commander() -> None:
     state = wipe_out_t1()
     state, log = play(state, r(9), r(9, 9))  # 5 x 9 = 45: 4 men, the half man fails
-    assert "Tribes rallies 4 men" in log
+    assert "Tribes rally 4 men" in log
     assert keys(state) == ["rally:T1"]  # every rallied man is placed where he can go
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and step.options[0].label == "T1 whole"
