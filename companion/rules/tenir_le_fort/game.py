@@ -129,6 +129,7 @@ def config_of(scenario: Scenario) -> Config:
         wounded_leader_bonus_six=o["wounded_leader_bonus"] == "six",
         sentry_tie=str(o["sentry_tie"]),
         next_attack_roll=str(o["next_attack_roll"]),
+        sergeants_command=o["ffl_command_without_officer"] == "halved",
         sentries=bool(su["sentries"]),
     )
 
@@ -237,12 +238,15 @@ def officers_with(s: GameState, u: UnitState) -> tuple[str, ...]:
 
 
 def has_command(s: GameState, side: str) -> bool:
-    """A functional command unit: a command figure, or a unit led by a mounted leader or officer."""
+    """A functional command unit: a command figure, or a unit led by a mounted leader or
+    officer; for the FFL after the Captain's death, by option, a sergeant's squad (the
+    seed halves their points for the Captain's loss rather than stopping them)."""
     if command_figures(s, side):
         return True
-    return any(
-        u.rank in ("mounted", "captain", "lieutenant") and u.leader for u in s.side_units(side)
-    )
+    commanders = ["mounted", "captain", "lieutenant"]
+    if side == "FFL" and s.ffl_lost_captain and s.config.sergeants_command:
+        commanders.append("sergeant")
+    return any(u.rank in commanders and u.leader for u in s.side_units(side))
 
 
 def combatants(s: GameState, side: str) -> tuple[UnitState, ...]:
@@ -571,7 +575,19 @@ def _after_alarm(s: GameState, key: str, tx: Tx) -> GameState:
 def _after_sabotage_gate(s: GameState, out: Outcome, tx: Tx) -> GameState:
     s = _damage_gate(s, out, tx)
     if "premature" in out.effects:
+        tx.cues.add("death")
+        party = min(t.SABOTEUR_MAX_FIGURES, s.unit(s.act.sabotage_unit).figures)
+        if party > 1:
+            opts = [(f"n:{n}", counted(n, "other")) for n in range(party)]
+            return ask(s, "sabotage_premature", "Others within 1in?", opts, s.act.sabotage_unit)
         s = _remove_figures(s, s.act.sabotage_unit, 1, tx, count_casualties=False)
+    return _after_operation(s, tx)
+
+
+def _after_sabotage_premature(s: GameState, key: str, tx: Tx) -> GameState:
+    others = int(key.split(":")[1])
+    tx.say(f"The blast kills the sapper and {counted(others, 'figure')} of the party.")
+    s = _remove_figures(s, s.act.sabotage_unit, 1 + others, tx, count_casualties=False)
     return _after_operation(s, tx)
 
 
@@ -952,6 +968,10 @@ def _after_sentry(s: GameState, out: Outcome, tx: Tx) -> GameState:
 
 def _do_unit_action(s: GameState, key: str, tx: Tx) -> GameState:
     u = s.unit(s.act.unit)
+    if key == "pass" and u.berserk:
+        # berserk lasts until the unit is gone or no enemy is in sight: this is the latter
+        tx.say(does(s, u.name, "sees", "see") + " no enemy: the berserk fury passes.")
+        return _end_activation(s.with_unit(replace(u, berserk=False)), tx)
     if key == "pass":
         tx.say(does(s, u.name, "passes", "pass") + ".")
         return _end_activation(s, tx)
@@ -2599,6 +2619,7 @@ CHOICES: dict[str, ChoiceHandler] = {
     "mine_target": _after_mine_target,
     "mine_building": _after_mine_building,
     "premature": _after_premature,
+    "sabotage_premature": _after_sabotage_premature,
     "resolve_inside": _after_resolve_inside,
     "resolve_oasis": _after_resolve_oasis,
     "resolve_cp": _after_resolve_cp,

@@ -121,6 +121,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         ("reroll", "sentry", "sneakers"),
     ),
     RuleOption(
+        "ffl_command_without_officer",
+        "with the Captain dead and no Lieutenant, the FFL roll halved command points "
+        "(the sergeants keep command going) or none (only officers command)",
+        "halved",
+        ("halved", "none"),
+    ),
+    RuleOption(
         "next_attack_roll",
         "days until the second attack: 1d6 halved rounded up, or 1d6",
         "half_d6",

@@ -33,6 +33,7 @@ class Config:
     sentry_tie: str
     next_attack_roll: str
     sentries: bool = True
+    sergeants_command: bool = True  # the FFL keep (halved) command points with no officer
     wounded_leader_bonus_six: bool = False  # a wounded leader's extra fire dice hit on 6
 
 

@@ -150,6 +150,21 @@ def test_arab_saboteurs_blow_the_gate_phase_by_phase() -> None:
     assert p.s.arab_infiltrations == 1
 
 
+def test_a_premature_blast_at_the_gate_kills_the_sapper_and_those_beside_him() -> None:
+    p = Play(small())
+    p.choose("days:1", "done")
+    p.roll(1)
+    p.choose("unit:Band", "gate")
+    p.choose("no", "no", "no", "no")  # no sentry near any step of the way
+    figures = p.unit("Band").figures
+    p.roll(1, 1)  # the charge goes off early
+    assert p.prompt() == "Others within 1in?"
+    assert p.options() == [f"n:{n}" for n in range(6)]  # the party of 6, less the sapper
+    p.choose("n:2")
+    assert p.said("The blast kills the sapper and 2 figures of the party.")
+    assert p.unit("Band").figures == figures - 3 and not p.s.gate_damage
+
+
 def test_arab_saboteurs_spotted_are_destroyed() -> None:
     p = Play(small())
     p.choose("days:1", "patrols", "done")
@@ -239,6 +254,25 @@ def test_losing_the_captain_halves_the_next_command_points() -> None:
     assert "halved" in p.request().reason
     p.roll(5)
     assert p.s.cp_ffl == 4 + 2
+
+
+@pytest.mark.parametrize(("reading", "ffl_points"), [("halved", 4 + 2), ("none", 4)])
+def test_with_no_officer_left_the_sergeants_keep_halved_command_by_option(
+    reading: str, ffl_points: int
+) -> None:
+    raw = small()
+    raw["options"] = {"ffl_command_without_officer": reading}
+    p = Play(raw)
+    to_first_chip(p)
+    p.chip("A")
+    p.choose("fire", "target:Capt")
+    p.roll(6, 6)  # the sniper hits the Captain
+    p.roll(1)  # effect of hits: dead
+    _to_the_second_attack(p)
+    if reading == "halved":
+        assert "FFL command points (halved" in p.request().reason
+        p.roll(5)
+    assert p.s.cp_ffl == ffl_points  # 4 carried over from the first attack
 
 
 def test_the_chip_bag_turn_ends_when_empty_and_refuses_a_second_draw() -> None:
@@ -453,6 +487,19 @@ def test_berserk_squad_regains_control_once_a_leader_is_with_it() -> None:
     assert p.request().dice_count == 2 + 1 + 1 + 1  # foot, leader, charge, berserk
     p.roll(6, 1, 1, 1, 1)
     assert not p.unit("Squad").berserk and p.said("back under control")
+
+
+def test_berserk_ends_when_no_enemy_is_in_sight() -> None:
+    raw = small()
+    add_unit(raw, name="Squad", side="FFL", kind="foot", figures=3, chip="Q")
+    p = Play(raw)
+    to_first_chip(p)
+    p.set_unit("Squad", berserk=True)
+    p.chip("Q")
+    assert p.options() == ["charge", "pass"]
+    p.choose("pass")
+    assert p.said("Squad sees no enemy: the berserk fury passes.")
+    assert not p.unit("Squad").berserk
 
 
 def test_men_sent_up_the_tower_arrive_after_their_units_next_activation() -> None:
