@@ -159,7 +159,9 @@ def start(scenario: Scenario) -> GameState:
                 ladder=str(tr.get("ladder", "")),
                 dynamite=_int_trait(tr, "dynamite"),
                 on_wall=bool(tr.get("on_wall", False)),
-                pistols=_int_trait(tr, "pistols"),
+                # a command figure listed with a pistol carries one (the sheikhs)
+                pistols=_int_trait(tr, "pistols")
+                or int(u.kind == "leader" and "pistol" in u.weapons),
                 reinforcement=bool(tr.get("reinforcement", False)),
                 present=not arrives_later,
                 joins_on_day=joins,
@@ -1462,9 +1464,11 @@ def _fire_range_stage(s: GameState, tx: Tx) -> GameState:
 
 
 def _pistols(s: GameState, u: UnitState) -> int:
-    """Pistol-armed figures: the unit's own, and every FFL officer with it (sergeants too)."""
-    officers = len(officers_with(s, u)) if u.side == "FFL" else 0
-    return officers + u.pistols
+    """Pistol-armed figures: the unit's own, every FFL officer with it (sergeants too) and,
+    for the Arabs, an attached command figure who carries one."""
+    if u.side == "FFL":
+        return len(officers_with(s, u)) + u.pistols
+    return u.pistols + sum(c.pistols for c in attached_commanders(s, u.name))
 
 
 def wounded_leader_ranks(s: GameState, u: UnitState) -> tuple[str, ...]:

@@ -867,6 +867,22 @@ def _band_with_its_sheikh() -> Play:
     return at_first_chip(raw)
 
 
+@pytest.mark.parametrize(("weapons", "pistol_dice"), [(["pistol"], 2), ([], 0)])
+def test_an_attached_sheikh_fires_the_pistol_he_carries(
+    weapons: list[str], pistol_dice: int
+) -> None:
+    raw = small()
+    unit_raw(raw, "Sheikh")["traits"]["attached_to"] = "Band"
+    unit_raw(raw, "Sheikh")["weapons"] = weapons
+    p = at_first_chip(raw)
+    p.chip("A")
+    p.choose("fire", "target:Legion", "cover:none")
+    if pistol_dice:
+        assert p.prompt() == "Within 6 inches?"
+        p.choose("near")
+    assert sum(g.count for g in p.request().groups if "pistol" in g.label) == pistol_dice
+
+
 def test_volley_then_sniping_the_attached_mounted_leader() -> None:
     p = _band_led_by_a_mounted_leader()
     p.chip("L")
