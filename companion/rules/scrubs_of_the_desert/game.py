@@ -1118,7 +1118,10 @@ def _morale_applied(
     b = state.band(name)
     lines = [f"{name} morale: {outcome.details[1]}"]
     if "routed" in outcome.effects:
-        b = replace(b, routed=True, activated=True)
+        # a rout runs 12" back from the wall: the climbers come down and the hook is left
+        if b.over_wall or b.hook_up:
+            lines.append(f"{b.does('leaves', 'leave')} the wall")
+        b = replace(b, routed=True, activated=True, over_wall=0, hook_up=False)
         state = _unlock(state.with_band(b), name)
         return state, tuple(lines), frozenset({"resolve_failed"})
     if "removed" in outcome.effects:

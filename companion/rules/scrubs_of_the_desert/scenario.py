@@ -29,7 +29,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         "double_zero",
         'How "00" on the percentile dice reads: zero (the dice convention: 0 is zero, so '
-        "00 always passes morale) or a hundred (00 always fails unless morale is 100+).",
+        "00 passes morale unless it is below 0) or a hundred (00 fails unless morale is "
+        "100+).",
         "zero",
         DOUBLE_ZERO_READINGS,
     ),

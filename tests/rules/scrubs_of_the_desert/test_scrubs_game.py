@@ -1017,3 +1017,21 @@ def test_the_status_line_says_where_the_turn_is_in_words() -> None:
     assert "Arabs to activate a unit" in RULES.describe(state)[0]
     state, _ = play(state, "unit:Riflemen")
     assert "Arabs activating Riflemen" in RULES.describe(state)[0]
+
+
+def test_a_rout_takes_the_climbers_back_off_the_wall() -> None:
+    raw = scenario_dict(turn_limit=3, figures_over_wall_to_win=3, hidden_arabs=False)
+    raw["units"] = [
+        {"name": "Sec", "side": "Legion", "kind": "foot", "figures": 4,
+         "weapons": ["french_rifle"], "traits": {"base_morale": 70}},
+        {"name": "Foot", "side": "Arabs", "kind": "foot", "figures": 6,
+         "weapons": ["arab_rifle"], "traits": {"base_morale": 95}},
+    ]  # fmt: skip
+    state, _ = play(new_game(raw), [1, 5], "unit:Foot", "hook", "0", [9], "yes", [9], "no")
+    assert state.band("Foot").over_wall == 2 and state.band("Foot").hook_up
+    state, log = play(
+        state, "unit:Sec", "stay", "target:Foot", "short", "no", [9, 0, 0, 0], "open", [9, 9]
+    )
+    assert "Foot leaves the wall" in log
+    foot = state.band("Foot")
+    assert (foot.over_wall, foot.hook_up) == (0, False) and state.over_wall() == 0
