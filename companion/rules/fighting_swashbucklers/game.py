@@ -816,12 +816,18 @@ def _provoked(s: GameState, name: str, stressed: bool, out: _Out) -> GameState:
         (m for m in s.melees if m.defender == name and m.facing != "front" and stressed), None
     )
     if u.kind == tables.CAVALRY:
+        charging = any(m.attacker == name for m in s.melees)
+        if u.formation == tables.COLUMN and not charging and (flank or _charge_targets(s, u)):
+            # provoked troops deploy if they must to advance (a column melees with one man)
+            out.log.append(agree(name, "deploys", "deploy") + " into line to advance")
+            u = u.with_(formation=tables.LINE)
+            s = s.with_unit(u)
         if flank is not None:
             out.log.append(
                 agree(name, "advances and turns", "advance and turn") + f" to face {flank.attacker}"
             )
             return s.with_unit(u.with_(faced=True))
-        if any(m.attacker == name for m in s.melees):
+        if charging:
             out.log.append(agree(name, "is", "are") + " already charging home")
             return s
         if not _charge_targets(s, u):

@@ -296,6 +296,17 @@ def test_provoked_column_infantry_deploys_and_fires() -> None:
     assert keys(state) == ["target:L1", "target:MG", "none"]
 
 
+def test_provoked_column_cavalry_deploys_to_advance() -> None:
+    raw = preset()
+    r1 = next(u for u in raw["units"] if u["name"] == "R1")
+    r1.setdefault("traits", {})["formation"] = "column"
+    state = tribes_orders(begin(raw))
+    state, _ = play(state, c("end"), r(5), c("unit:MG"), c("target:R1"), r(9, 9), c("end"))
+    state, log = play(state, r(1, 0))  # R1: 10 against ML 80 provokes
+    assert log[-2:] == ["R1 deploys into line to advance", "R1 must advance"]
+    assert state.unit("R1").formation == "line"
+
+
 def test_provoked_cavalry_advance_draws_defensive_fire() -> None:
     state = tribes_orders(begin(preset()))
     state, _ = play(state, c("end"), r(5), c("unit:MG"), c("target:R1"), r(9, 9), c("end"))
