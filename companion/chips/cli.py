@@ -45,7 +45,10 @@ class ChipsError(CompanionError):
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     chips = subparsers.add_parser(
-        "chips", help="activation chips: enroll, list, print stickers", description=__doc__
+        "chips",
+        help="activation chips: enroll, list, print stickers",
+        description="Activation chips: enroll each chip under its unit's name, list the "
+        "enrolled chips, or print ArUco stickers for chips the camera reads.",
     )
     sub = chips.add_subparsers(dest="chips_command", required=True, metavar="COMMAND")
 
@@ -85,7 +88,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
         "print",
         help="a printable sheet of ArUco chip stickers",
         description="Lays out round ArUco stickers for poker chips on A4 at 300 dpi, the "
-        "chip's name under each. Print at 100 %%.",
+        "chip's name under each. Print at 100 % (no scaling).",
     )
     printing.add_argument(
         "--names-from",
@@ -237,6 +240,12 @@ def cmd_list(args: argparse.Namespace) -> int:
         json.dump([{"uid": e.uid, "name": e.name, "role": e.role} for e in entries], out, indent=2)
         out.write("\n")
         return 0
+    if not entries and not path.exists():
+        out.write(
+            f"No chip registry at {path}: check the path, or enroll chips with "
+            "`companion chips enroll`.\n"
+        )
+        return 1
     if not entries:
         out.write(f"No chips enrolled in {path}. Enroll them with `companion chips enroll`.\n")
         return 0

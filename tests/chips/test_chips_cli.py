@@ -176,6 +176,9 @@ def test_list_text_and_json(
     tmp_path: Path, config_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     reg = tmp_path / "chips.toml"
+    assert run(["chips", "list", "--registry", str(reg)], config_file) == 1
+    assert f"No chip registry at {reg}: check the path" in capsys.readouterr().out
+    ChipRegistry().save(reg)
     assert run(["chips", "list", "--registry", str(reg)], config_file) == 0
     assert "No chips enrolled" in capsys.readouterr().out
     ChipRegistry().enroll("A1B2C3D4", "Legion 1").enroll("ARUCO-2", "Gun", "weapon").save(reg)
