@@ -149,21 +149,28 @@ def _fail(where: str, problem: str) -> ScenarioError:
     return ScenarioError(f"{where}: {problem}")
 
 
+def _refused(value: object, wanted: str) -> str:
+    """Why a value is refused, in the scenario file's words (a missing key is not "None")."""
+    if value is None:
+        return f"is missing; give {wanted}"
+    return f"{value!r} is not allowed; use {wanted}"
+
+
 def _int(value: object, where: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(where, f"{value!r} is not allowed; use a whole number {low}..{high}")
+        raise _fail(where, _refused(value, f"a whole number {low}..{high}"))
     return value
 
 
 def _bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise _fail(where, f"{value!r} is not allowed; use true or false")
+        raise _fail(where, _refused(value, "true or false"))
     return value
 
 
 def _str(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _fail(where, f"{value!r} is not allowed; use a non-empty string")
+        raise _fail(where, _refused(value, "a non-empty text"))
     return value
 
 

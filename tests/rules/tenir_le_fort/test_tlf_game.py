@@ -1463,6 +1463,7 @@ def test_example_scenario_loads_with_defaults() -> None:
         (lambda r: r.update(setup=[]), r"\[setup\] must be a table"),
         (lambda r: r["units"][2].update(name="Legion"), "unit 'Legion', field 'name': two units"),
         (lambda r: r.update(system="fortboard"), "system"),
+        (lambda r: r.pop("title"), "title: is missing; give a non-empty text"),
     ],
 )
 def test_bad_scenarios_name_the_unit_and_field(mutate: Any, message: str) -> None:
