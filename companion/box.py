@@ -362,7 +362,7 @@ class Box:
         for group in wanted:
             matching = [d for d in seen.dice if d.kind == group.kind.value]
             if len(matching) != group.count:
-                self._refuse_wrong(seen, wanted)
+                self._refuse_wrong(seen, wanted, secret=request.secret)
                 return
             values.extend(d.value for d in sorted(matching, key=lambda d: (d.box[0], d.box[1])))
         collected = self.ui.partial + values
@@ -392,13 +392,15 @@ class Box:
                 f"{where or 'one'}: {reason}" for where, reason in places) + "."
         self._refuse("Reroll", short, story)
 
-    def _refuse_wrong(self, seen: DiceSeen, wanted: list[DiceGroup]) -> None:
+    def _refuse_wrong(self, seen: DiceSeen, wanted: list[DiceGroup], *, secret: bool) -> None:
         need = dice_text(wanted)
         kinds = sorted({d.kind for d in seen.dice})
         saw = (f"{len(seen.dice)} {'/'.join(kinds)}" if seen.dice else "no dice")
+        # the faces of a secret roll stay off the log even when the throw is refused
+        faces = "" if secret else (
+            f" ({', '.join(f'{d.kind}:{d.value}' for d in seen.dice) or 'none'})")
         self._refuse("Wrong dice", f"Saw {saw}, need {need}.",
-                     f"Saw {counted(len(seen.dice), 'die', 'dice')} "
-                     f"({', '.join(f'{d.kind}:{d.value}' for d in seen.dice) or 'none'}), need "
+                     f"Saw {counted(len(seen.dice), 'die', 'dice')}{faces}, need "
                      f"{', '.join(f'{g.count}{g.kind.value} {g.label}' for g in wanted)}.")
 
     def _refuse(self, title: str, text: str, detail: str) -> None:

@@ -440,6 +440,23 @@ def test_each_event_plays_its_tune_on_the_buzzer_pin(rig: Rig) -> None:
     assert notes(rig) == [] and rig.screen.title == "Secret roll"  # reading is silent
 
 
+def test_a_refused_throw_on_a_secret_roll_keeps_its_faces_off_the_log(rig: Rig) -> None:
+    rig.chip("Red 1")
+    rig.press("select")
+    rig.press("down")
+    rig.press("select")
+    rig.chip("Blue 1")
+    rig.press("select")
+    rig.press("down")
+    rig.press("select")  # end of turn 1
+    rig.press("select")
+    assert rig.screen.title == "Secret roll"
+    rig.dice(("d6", 5), ("d6", 2))
+    assert rig.screen.title == "Wrong dice"
+    refused = [line for line in rig.said if "Saw 2 dice" in line]
+    assert refused and not any("d6:5" in line or "d6:2" in line for line in refused)
+
+
 def test_pins_deaths_failed_resolve_secret_and_game_over_sound(rig: Rig) -> None:
     to_fire(rig)
     rig.dice(("d6", 6), ("d6", 6), ("d6", 1))
