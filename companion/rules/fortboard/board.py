@@ -139,13 +139,20 @@ def _contacts(state: GameState) -> tuple[str, ...]:
         for tower in layout.names("tower"):
             if _fighting(state, tower, ATTACKER):
                 out.append(f"corner:{tower}")
-        if state.option("pike_over_rubble"):
-            for wall in layout.names("wall"):
-                foot = layout.foot_of(wall)
-                if destroyed(state, wall) and any(
-                    f.kind == "pike" for f in at(state, foot, ATTACKER)
-                ):
-                    out.append(f"rubble:{wall}")
+    for p in layout.places:
+        if (
+            p.inside
+            and not destroyed(state, p.name)
+            and room(state, p.name, ATTACKER) < 1
+            and _fighting(state, p.name, DEFENDER)
+            and stormers(state, p.name)
+        ):
+            out.append(f"storm:{p.name}")
+    if _fighting(state, court, DEFENDER) and state.option("pike_over_rubble"):
+        for wall in layout.names("wall"):
+            foot = layout.foot_of(wall)
+            if destroyed(state, wall) and any(f.kind == "pike" for f in at(state, foot, ATTACKER)):
+                out.append(f"rubble:{wall}")
     return tuple(out)
 
 
@@ -153,6 +160,27 @@ def climbers(state: GameState, wall: str) -> tuple[Figure, ...]:
     """Attackers at a wall's foot who fight up the ladders (no horses on ladders)."""
     foot = state.layout.foot_of(wall)
     return tuple(f for f in _fighting(state, foot, ATTACKER) if f.kind != "mounted")
+
+
+def ladder_defenders(state: GameState, wall: str, climbing: int) -> tuple[Figure, ...]:
+    """The wall's defenders who meet `climbing` climbers: one each, fighters before
+    missile figures (1.3). The others face no one, so their missile figures may shoot."""
+    return melee_first(_fighting(state, wall, DEFENDER))[:climbing]
+
+
+def stormers(state: GameState, place: str) -> tuple[Figure, ...]:
+    """Attackers in the places touching `place` who could step into it if it had room
+    (no horses onto walls or towers): when it is full they fight its defenders from
+    where they stand (1.12, adjacent spaces)."""
+    layout = state.layout
+    target = layout.place(place)
+    out: list[Figure] = []
+    for name in target.adjacent:
+        for f in _fighting(state, name, ATTACKER):
+            if f.kind == "mounted" and target.kind in ("wall", "tower"):
+                continue
+            out.append(f)
+    return tuple(out)
 
 
 def melee_first(figures: Sequence[Figure]) -> tuple[Figure, ...]:
@@ -170,19 +198,23 @@ def front_rank(state: GameState, bridge: str) -> tuple[Figure, ...]:
 
 
 def contact_sides(state: GameState, contact: str) -> tuple[tuple[Figure, ...], tuple[Figure, ...]]:
-    """(attackers, defenders) of a contact, each in figure order."""
+    """(attackers, defenders) of a contact, each in figure order (at a ladder the
+    defenders stand fighters first)."""
     kind, _, name = contact.partition(":")
     layout = state.layout
     if kind == "place":
         return _fighting(state, name, ATTACKER), _fighting(state, name, DEFENDER)
     if kind == "ladder":
-        return climbers(state, name), _fighting(state, name, DEFENDER)
+        below = climbers(state, name)
+        return below, ladder_defenders(state, name, len(below))
     if kind == "bridge":
         # the bridge lands on one wall space: its front rank fights the man standing there
         wall = layout.place(name).faces
         return front_rank(state, name), _fighting(state, wall, DEFENDER)[:1]
     if kind == "corner":
         return _fighting(state, name, ATTACKER), _fighting(state, layout.courtyard, DEFENDER)
+    if kind == "storm":
+        return stormers(state, name), _fighting(state, name, DEFENDER)
     pikes = tuple(f for f in _fighting(state, layout.foot_of(name), ATTACKER) if f.kind == "pike")
     return pikes, _fighting(state, layout.courtyard, DEFENDER)
 

@@ -455,13 +455,34 @@ def _choose_range(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
     )
 
 
+def _heading_up(state: GameState, ask: Ask) -> tuple[Figure, ...]:
+    """The climbers of a ladder reaction who will find an empty space at the top:
+    no defender opposes them (1.3). The rest stay at the foot and meet defenders."""
+    wall, how = ask.args
+    if how != "ladder":
+        return ()
+    foot = state.layout.foot_of(wall)
+    going = [f for f in _alive(state, ask.ids) if f.place == foot]
+    return tuple(going[: board.room(state, wall, ATTACKER)])
+
+
+def _reaction_engaged(state: GameState, ask: Ask) -> frozenset[int]:
+    """Figures in melee as the defender reacts: climbers bound for empty spaces hold
+    no defender, so only those left at the foot take men of the wall (1.3, 1.12.1)."""
+    heading = {f.id for f in _heading_up(state, ask)}
+    if not heading:
+        return board.engaged_ids(state)
+    rest = replace(state, figures=tuple(f for f in state.figures if f.id not in heading))
+    return board.engaged_ids(rest)
+
+
 def _reaction_shooters(state: GameState, ask: Ask) -> list[tuple[str, str]]:
     """Defender missile groups that may shoot at climbers or at a bridge: on
-    that wall or in its towers (1.3, 1.11)."""
+    that wall or in its towers, and not held in melee (1.3, 1.11)."""
     wall = ask.args[0]
     layout = state.layout
     places = [wall] + [n for n in layout.neighbours(wall) if layout.place(n).kind == "tower"]
-    engaged = board.engaged_ids(state)
+    engaged = _reaction_engaged(state, ask)
     out: list[tuple[str, str]] = []
     for f in state.figures:
         if (
@@ -721,13 +742,15 @@ def _douse_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
 
 
 def _contact_title(state: GameState, contact: str) -> str:
-    """How the table calls a contact: a place, ladders, a bridge, a tower corner, rubble."""
+    """How the table calls a contact: a place, ladders, a bridge, a tower corner, a
+    full place stormed from next door, rubble."""
     kind, _, name = contact.partition(":")
     return {
         "place": "Melee at",
         "ladder": "Ladders up",
         "bridge": "Melee on",
         "corner": "Corner of",
+        "storm": "Storming",
         "rubble": "Pikes over",
     }[kind] + f" {state.layout.label(name)}"
 
@@ -1341,7 +1364,7 @@ def _fight_pairs_second(state: GameState, contact: str, ask: Ask) -> tuple[tuple
     if a_first:
         pairs += [(a_first[i % len(a_first)].id, d.id) for i, d in enumerate(d_extra)]
     keep = state.layout.building("keep")
-    if contact == f"place:{keep}" and attackers:
+    if contact in (f"place:{keep}", f"storm:{keep}") and attackers:
         # every keep defender fights once more: those matched in the first round,
         # and those ganging up now (their first fight is just above)
         pairs += [(attackers[i % len(attackers)].id, d.id) for i, d in enumerate(defenders)]

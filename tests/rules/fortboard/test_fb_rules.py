@@ -271,6 +271,41 @@ def test_towers_cannot_be_scaled_by_ladders() -> None:
     assert "to:NE tower" not in options_of(state)
 
 
+def _guard_and_bows_on_the_wall(climbers: int) -> GameState:
+    """Climbers at the N wall foot; a guard and an archer hold the wall's two open
+    spaces, so the first two climbers find the oil's two spaces empty."""
+    return new_game(
+        [
+            *foot_and_guard(foot=climbers, guard=1, guard_at="N wall"),
+            unit("Bows", "Blue", "archer", 1, "N wall"),
+            FILLER,
+        ]
+    )
+
+
+def test_the_walls_own_archer_shoots_at_climbers_bound_for_empty_spaces() -> None:
+    # 1.3: two climbers head for the empty spaces, the third meets the guard; no one
+    # is left to face the archer on the wall, so he may shoot at the two going up
+    state, log = play(_guard_and_bows_on_the_wall(3), "move:Foot", "to:N wall")
+    assert RULESET.next_step(state).prompt == "Climbers at N wall!"  # type: ignore[union-attr]
+    assert options_of(state) == ["weapon:Oil", "fire:Bows", "hold"]
+    state, _ = play(state, "fire:Bows", "near")
+    request = roll_request(state).request
+    assert request.dice_count == 1
+    state, log = play(state, (6,))
+    assert log == ["Bows shoot: 1 hit", "Foot #1 is wounded"]
+    state, log = play(state, "hold")
+    assert log == ["2 reach the top of N wall"]
+    assert where(state, "Foot") == ["N wall", "N wall", "N wall foot"]
+
+
+def test_a_wall_archer_opposite_a_climber_fights_instead_of_shooting() -> None:
+    # four climbers: two find empty spaces and two stay below, one facing the guard
+    # and one the archer, who must melee (1.12.1)
+    state, _ = play(_guard_and_bows_on_the_wall(4), "move:Foot", "to:N wall")
+    assert options_of(state) == ["weapon:Oil", "hold"]
+
+
 # ----------------------------------------------------------- 1.4 artillery
 
 
@@ -596,6 +631,48 @@ def test_no_more_than_four_defenders_in_a_tower() -> None:
     assert where(state, "Res").count("NE tower") == 4
 
 
+def test_attackers_in_a_tower_storm_the_full_wall_beside_it() -> None:
+    # 1.12: every space of the E wall is held, so the Foot in the NE tower beside it
+    # fight its defenders from there; the Foot in the courtyard could never step onto
+    # the E wall (only the tower leads to it), so they take no part
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("East", "Blue", "infantry", 3, "E wall"),
+        ]
+    )
+    state = _send_ahead(_set(state, "Foot", place="Courtyard"), "Foot", "NE tower")
+    state, _ = play(state, "move:Foot", "at:NE tower")
+    assert "to:E wall" not in options_of(state)  # no room to step in
+    assert board.contacts(state) == ("storm:E wall",)
+    attackers, defenders = board.contact_sides(state, "storm:E wall")
+    assert [f.label for f in attackers] == ["Foot #1"]
+    assert [f.label for f in defenders] == ["East #1", "East #2", "East #3"]
+    # with a space free the Foot step in instead: no storm
+    state = replace(state, figures=tuple(f for f in state.figures if f.label != "East #3"))
+    assert board.contacts(state) == ()
+
+
+def test_a_full_tower_is_stormed_from_its_walls_and_the_courtyard_but_not_by_horse() -> None:
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Horse", "Red", "mounted", 2, "Camp"),
+            unit("Tower", "Blue", "infantry", 4, "NE tower"),
+            FILLER,
+        ]
+    )
+    state = replace(state, hits=(("NE tower", 5),))  # four spaces left, all held
+    state = _send_ahead(_set(state, "Foot", place="E wall"), "Foot", "Courtyard")
+    state = _set(state, "Horse", place="Courtyard")  # horses never go into a tower
+    assert board.contacts(state) == ("storm:NE tower",)
+    attackers, _ = board.contact_sides(state, "storm:NE tower")
+    assert [f.label for f in attackers] == ["Foot #1", "Foot #2", "Foot #3", "Foot #4"]
+    state, log = play(state, "end", "end")
+    assert log[-1] == "Storming NE tower: 4 against 4"
+    assert roll_request(state).request.dice_count == 8
+
+
 # ----------------------------------------------------------------- 1.9 keep
 
 
@@ -633,6 +710,46 @@ def test_option_wipeout_only() -> None:
     state = _keep_stormed(victory="wipeout")
     assert not isinstance(RULESET.next_step(state), GameOver)
     assert "keep" in state.fallen
+
+
+def _full_keep(**options: object) -> GameState:
+    """Three guards fill the three-space keep; eight Foot stand in the courtyard
+    beside it; a defender still holds the E wall."""
+    units = [
+        *foot_and_guard(foot=8, guard=3, guard_at="Keep"),
+        unit("Res", "Blue", "infantry", 1, "E wall"),
+    ]
+    return _set(new_game(units, options=dict(options)), "Foot", place="Courtyard")
+
+
+def test_a_keep_full_of_defenders_is_stormed_from_the_courtyard() -> None:
+    # 1.9, 1.12: no room to step in, yet the Foot beside the keep fight its last stand
+    state = _full_keep()
+    moving, _ = play(state, "move:Foot")
+    assert "to:Keep" not in options_of(moving)
+    assert board.contacts(state) == ("storm:Keep",)
+    state, log = play(state, "end", "end")
+    assert log[-1] == "Storming Keep: 8 against 3"
+    assert roll_request(state).request.dice_count == 6  # three pairs
+    state, _ = play(state, (3, 3, 3, 3, 3, 3))
+    request = roll_request(state).request
+    assert "second fights" in request.reason
+    assert request.dice_count == 16  # five Foot gang up, and every keep defender fights again
+
+
+def test_a_stormed_keep_can_be_taken() -> None:
+    state = _set(_full_keep(), "Guard", wounded=True)
+    state, _ = play(state, "end", "end", (6, 6, 6, 1, 1, 1))
+    assert where(state, "Guard") == []
+    assert state.turn == 2 and not board.contacts(state)
+    # the Foot walk in at their next move, and the keep falls at the end of the turn
+    state, log = play(state, "move:Foot", "to:Keep")
+    assert "Foot: 3 to Keep" in log
+    state, _ = play(state, "end", "end")
+    step = RULESET.next_step(state)
+    assert isinstance(step, GameOver)
+    assert step.winner == "Red"
+    assert "the keep is taken" in step.summary[0]
 
 
 # ----------------------------------------------------- 1.10, 1.11 engines
@@ -925,6 +1042,46 @@ def test_wounded_figure_fights_on_at_one() -> None:
     assert "Foot #1 3+6 v Guard #1 3+1: attacker wins" in log
     state, log = play(state, (1, 6))
     assert "Foot #2 3+1 v Guard #1 1+6: defender wins" in log
+
+
+def test_one_defender_meets_each_climber_and_the_others_are_free() -> None:
+    # 1.3: a climber fights the man in the space he climbs to; the wall's other
+    # defenders face no one: the archer may shoot in the defender's move
+    state = new_game(
+        [
+            *foot_and_guard(foot=1, guard=1, guard_at="N wall"),
+            unit("Bows", "Blue", "archer", 1, "N wall"),
+            unit("Crew", "Red", "infantry", 2, "Cat"),
+            FILLER,
+        ]
+    )
+    _, defenders = board.contact_sides(state, "ladder:N wall")
+    assert [f.label for f in defenders] == ["Guard #1"]
+    state, _ = play(state, "end", "fire:Bows")
+    assert options_of(state) == ["crew:Cat"]  # the climber below is in melee: no target
+    state = _end_both(in_phase(state, DEFENDER))
+    assert roll_request(state).request.dice_count == 2
+    state, log = play(state, (3, 3))
+    assert log == ["Foot #1 3+3 v Guard #1 3+3: tie", "Turn 2 begins"]  # no one gangs up
+
+
+def test_storms_come_after_the_other_contacts_and_a_figure_fights_in_each() -> None:
+    # the Foot in the courtyard fight the reserve there, then storm the full keep; the
+    # reserve also fights the Foot holding the tower corner (1.12: as often as needed)
+    state = new_game(
+        [
+            *foot_and_guard(foot=2, guard=3, guard_at="Keep"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            FILLER,
+        ]
+    )
+    state = _send_ahead(_set(state, "Foot", place="Courtyard"), "Foot", "NE tower")
+    assert board.contacts(state) == ("place:Courtyard", "corner:NE tower", "storm:Keep")
+    state, log = play(_end_both(state), (3, 3), (3, 3))
+    assert log[-1] == "Storming Keep: 1 against 3"
+    assert "Foot #2 3+3 v Res #1 3+3: tie" in log
+    state, log = play(state, (3, 3))
+    assert log == ["Foot #2 3+3 v Guard #1 3+3: tie"]
 
 
 def test_archers_in_melee_cannot_shoot() -> None:
