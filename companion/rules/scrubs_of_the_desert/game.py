@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from companion.rules.core import (
     Action,
     AwaitChoice,
+    AwaitRoll,
     Choice,
     Chosen,
     GameInput,
@@ -164,6 +165,10 @@ class Context:
     hook_fight: bool = False
     climber: int = 0
     hook_defenders: int = 0
+    # a cannon's blast: (unit, figures under the template) and the kills rolled so far
+    blast: tuple[tuple[str, int], ...] = ()
+    blast_kills: tuple[int, ...] = ()
+    blast_unit: str = ""  # the unit whose figures under the template are being counted
 
 
 @dataclass(frozen=True)
@@ -371,6 +376,17 @@ def _choice(state: GameState) -> AwaitChoice | None:
         target = state.band(c.target)
         most = min(MAX_FIGURES_ASKED, target.figures)
         return AwaitChoice("Figures in blast?", _count_choices(most), c.target)
+    if s == "blast_others":
+        # the template kills whatever stands under it, friend or foe (seed: "per figure
+        # in target area"), so the referee names every other unit it covers
+        return AwaitChoice(
+            "Others under blast?",
+            (*unit_choices("unit", _blast_candidates(state)), Choice("none", "No one else")),
+            c.target,
+        )
+    if s == "blast_other_count":
+        most = min(MAX_FIGURES_ASKED, state.band(c.blast_unit).figures)
+        return AwaitChoice("Figures in blast?", _count_choices(most), c.blast_unit)
     if s == "morale_position":
         return AwaitChoice("Unit's position?", POSITION_CHOICES, c.pending[0])
     if s == "def_position":
@@ -505,8 +521,9 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
             }
         )
     if s == "blast_roll":
+        _, figures = c.blast[len(c.blast_kills)]
         return CANNON_BLAST, CANNON_BLAST.complete_params(
-            {"figures": c.hits, "target_in_cover": c.cover and state.options.blast_cover_modifier}
+            {"figures": figures, "target_in_cover": c.cover and state.options.blast_cover_modifier}
         )
     if s == "crew_roll":
         gun = state.band(c.target)
@@ -552,7 +569,13 @@ def _morale_position(def_position: str) -> str:
 def next_step(state: GameState) -> Step:
     if state.finished:
         return GameOver(winner(state), describe(state))
-    return await_stage(state, _choice, _roll, roll_off_stage="toss")
+    step = await_stage(state, _choice, _roll, roll_off_stage="toss")
+    c = state.ctx
+    if state.stage == "blast_roll" and len(c.blast) > 1 and isinstance(step, AwaitRoll):
+        # a blast over several units is rolled unit by unit: say whose figures these are
+        name = c.blast[len(c.blast_kills)][0]
+        step = replace(step, request=replace(step.request, reason=f"{name}: {step.request.reason}"))
+    return step
 
 
 # ------------------------------------------------------------------ engine
@@ -733,7 +756,15 @@ def _on_choice(state: GameState, key: str) -> _Result:
         name = key.removeprefix("unit:")
         return _apply_fire(state, ((name, c.hits),))
     if s == "blast_count":
-        return _r(_to(state, "blast_roll", hits=int(key)))
+        state = _to(state, "blast_others", blast=((c.target, int(key)),), blast_kills=())
+        return _r(state if _blast_candidates(state) else _to(state, "blast_roll"))
+    if s == "blast_others":
+        if key == "none":
+            return _r(_to(state, "blast_roll"))
+        return _r(_to(state, "blast_other_count", blast_unit=key.removeprefix("unit:")))
+    if s == "blast_other_count":
+        state = _to(state, "blast_others", blast=(*c.blast, (c.blast_unit, int(key))))
+        return _r(state if _blast_candidates(state) else _to(state, "blast_roll"))
     if s == "morale_position":
         return _r(_to(state, "morale_roll", position=key))
     if s == "def_position":
@@ -923,9 +954,13 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
             )
         return _then(_after_fire(state, (), f"{c.shooter}'s cannon misses"), *spotted)
     if s == "blast_roll":
-        return _apply_fire(
-            state, ((c.target, outcome.headline),), f"the blast kills {outcome.headline}"
-        )
+        kills = (*c.blast_kills, outcome.headline)
+        name = c.blast[len(kills) - 1][0]
+        line = f"the blast kills {outcome.headline}" + (f" of {name}" if len(c.blast) > 1 else "")
+        if len(kills) < len(c.blast):
+            return _r(_to(state, "blast_roll", blast_kills=kills), line)
+        hits = tuple((unit, k) for (unit, _), k in zip(c.blast, kills, strict=True))
+        return _apply_fire(state, hits, line)
     if s == "crew_roll":
         crew_hits = outcome.headline
         others = c.hits - crew_hits
@@ -1052,6 +1087,14 @@ def _fired(state: GameState, outcome: Outcome) -> _Result:
     if outcome.headline and c.crew_near:
         return _r(_to(state, "crew_roll", hits=outcome.headline), *lines, cues=cues)
     return _then(_apply_fire(state, ((c.target, outcome.headline),)), *lines, cues=cues)
+
+
+def _blast_candidates(state: GameState) -> tuple[Band, ...]:
+    """Units on the table, of either side, the blast could also cover: not yet counted."""
+    counted_already = {name for name, _ in state.ctx.blast}
+    return tuple(
+        b for b in state.bands if b.in_play and b.figures and b.name not in counted_already
+    )
 
 
 def _lose_figures(state: GameState, name: str, dead: int) -> tuple[GameState, tuple[str, ...]]:

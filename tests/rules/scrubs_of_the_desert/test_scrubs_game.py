@@ -497,8 +497,58 @@ def test_cannon_hit_and_blast() -> None:
     )
     assert "Gun's cannon hits: place the 3\" blast" in log  # 4 - 1 crew + 4 grapeshot = 7
     assert options(state) == {str(n) for n in range(1, 7)}
-    state, log = play(state, "3", [5, 4, 9], "open", [0, 0])
+    state, _ = play(state, "3")
+    # the template covers whoever stands under it, the gun's own side included
+    assert options(state) == {"unit:Section", "unit:Gun", "unit:Horse", "none"}
+    state, log = play(state, "none", [5, 4, 9], "open", [0, 0])
     assert "Riflemen lose 2: 4 left" in log
+
+
+def test_a_blast_over_two_units_rolls_for_each_and_tests_both() -> None:
+    raw = scenario_dict(hidden_arabs=False)
+    raw["units"][1] = {
+        "name": "Gun",
+        "side": "Legion",
+        "kind": "gun",
+        "figures": 3,
+        "weapons": ["french_cannon"],
+        "traits": {"base_morale": 70},
+    }
+    state, _ = play(
+        new_game(raw),
+        [9, 0],
+        "unit:Section",
+        "stay",
+        "hold",
+        [9, 0],
+        "unit:Gun",
+        "stay",
+        "target:Riflemen",
+        "short",
+        "no",
+        "yes",
+        [4],
+        "3",
+        "unit:Horse",
+    )
+    assert options(state) == {"1", "2"}  # the Horse has 2 figures
+    state, _ = play(state, "2")
+    assert options(state) == {"unit:Section", "unit:Gun", "none"}
+    state, _ = play(state, "none")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.startswith("Riflemen: Cannon blast")
+    state, log = play(state, [5, 4, 9])
+    assert log == ["the blast kills 2 of Riflemen"]
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.request.reason.startswith("Horse: Cannon blast")
+    assert step.request.dice_count == 2
+    state, log = play(state, [6, 1])
+    assert log[:3] == [
+        "the blast kills 1 of Horse",
+        "Riflemen lose 2: 4 left",
+        "Horse loses 1: 1 left",
+    ]
+    assert set(state.ctx.pending) == {"Riflemen", "Horse"}  # both test morale
 
 
 def test_wrong_input_is_refused_and_state_untouched() -> None:
@@ -774,7 +824,7 @@ def test_blast_in_cover(cover_on_blast: bool, meaning: str) -> None:
         [9],  # 9 - 1 against 8+
     )
     assert "Gun's cannon hits: place the 3\" blast" in log
-    state, _ = play(state, "2")
+    state, _ = play(state, "2", "none")
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll)
     assert step.request.groups[0].faces_meaning.startswith(meaning)
