@@ -36,6 +36,7 @@ from companion.rules.core import (
     AwaitChip,
     AwaitChoice,
     AwaitRoll,
+    ChipDrawn,
     DiceGroup,
     DieKind,
     GameOver,
@@ -118,6 +119,12 @@ class DiceSeen:
 class DeviceFault:
     device: str  # "camera", "display", "chip reader"
     message: str
+    # When the device is fine but something it needs is not (a setting in the config,
+    # the chip registry file), `title` names that on the screen instead of
+    # "<Device> lost" (which sends the referee to the cables) and `text` says it
+    # there in a few words; `message` is the whole story, for the log.
+    title: str = ""
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -339,10 +346,57 @@ class Box:
                       "finish the current step first.")
             return
         if tag.chip not in step.in_bag:
-            self.warn("Already drawn", f"{tag.chip} was drawn this turn. Draw again.",
-                      f"{tag.chip} was already drawn this turn. Put it aside and draw again.")
+            self._chip_not_in_bag(tag.chip, step)
             return
         self.submit(ChipAccepted(tag.chip, tag.uid))
+
+    def _chip_not_in_bag(self, chip: str, step: AwaitChip) -> None:
+        """Say why a chip read is not in the bag: drawn already this turn, the chip of a
+        unit out of play (lost, or not on the table yet), or no unit's chip at all."""
+        scenario = self.session.record.scenario
+        units = [unit.name for unit in scenario.units if unit.chip == chip]
+        if not units:
+            self.warn("Not in this game", f"No unit here has chip {chip}. Put it aside.",
+                      f"chip {chip} belongs to no unit in {scenario.title}: put it aside and "
+                      "draw again, and check the chip registry ('companion chips list'; "
+                      "enrol with 'companion chips enroll --names-from SCENARIO').")
+            return
+        unit = " / ".join(units)
+        when = self._last_in_bag(chip, step)
+        if when == "this turn":
+            self.warn("Already drawn", f"{chip} was drawn this turn. Draw again.",
+                      f"{chip} was already drawn this turn. Put it aside and draw again.")
+        elif when == "earlier":
+            self.warn("Out of play", f"{unit} is out of play. Put {chip} aside.",
+                      f"{chip} is the chip of {unit}, which is out of play (lost, or off the "
+                      "table for now): put the chip aside and draw again.")
+        else:
+            self.warn("Not in play", f"{unit} is not in play yet. Put {chip} aside.",
+                      f"{chip} is the chip of {unit}, which has not been in play yet: put "
+                      "the chip aside and draw again.")
+
+    def _last_in_bag(self, chip: str, step: AwaitChip) -> str:
+        """When `chip` (not in the bag now) was last in it: drawn "this turn", in the bag
+        "earlier" (its unit is out of play now), or "never". Worked out from the draws,
+        latest first: a draw whose bag lacks a chip of the next draw's bag, or whose chip
+        is back in the next one, was before a refill (an earlier turn)."""
+        ruleset = self.session.ruleset
+        later = set(step.in_bag)
+        this_turn = True
+        for played in reversed(self.session.record.played):
+            if not isinstance(played.given, ChipDrawn):
+                continue
+            before = ruleset.next_step(played.before)
+            bag = set(before.in_bag) if isinstance(before, AwaitChip) else set()
+            drawn = played.given.chip
+            if drawn in later or not later <= bag:
+                this_turn = False
+            if drawn == chip:
+                return "this turn" if this_turn else "earlier"
+            if chip in bag:
+                return "earlier"  # taken out of the bag without being drawn
+            later = bag
+        return "never"
 
     def _dice(self, seen: DiceSeen) -> None:
         step = self.step
@@ -446,6 +500,10 @@ class Box:
             return  # reported once; the device is retried in the background
         self.ui.faults[fault.device] = fault.message
         fallback = FALLBACKS.get(fault.device, "The box carries on without it.")
+        if fault.title:
+            self.error(fault.title, f"{fault.text or fault.message} {fallback}",
+                       f"{fault.message}. {fallback}")
+            return
         self.error(f"{capital(fault.device)} lost", fallback,
                    f"{fault.device} failed: {fault.message}. {fallback}")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import random
+import re
 import signal
 import sys
 import threading
@@ -109,6 +110,50 @@ def open_display(cfg: Config, frames_dir: Path | None, print_frames: bool) -> Di
     return SimDisplay(directory, printer, rotate=settings["rotate"])
 
 
+class SetupFault(CompanionError):
+    """A device cannot start because of what it needs, not the device: a setting in the
+    config, the chip registry file. The box's screen names that (`title`, `text`)
+    instead of saying the device is lost, which sends the referee to the cables."""
+
+    def __init__(self, message: str, title: str, text: str = "") -> None:
+        super().__init__(message)
+        self.title = title
+        self.text = text
+
+
+#: How often a device held up by a setup fault (a bad setting, a broken file) is tried again.
+SETUP_RETRY_SECONDS = 60.0
+
+
+def _sentence(text: str) -> str:
+    """An error's message as a sentence for the screen: paths by their file names (the
+    log has them whole; the OLED has three short lines)."""
+    text = text.strip().rstrip(".")
+    text = f"{text[:1].upper()}{text[1:]}."
+    return re.sub(r"(?<![^\s'\"(])~?/(?:[^\s/]+/)*([^\s/]+)", r"\1", text)
+
+
+def show_start_error(cfg: Config, message: str) -> None:
+    """A box that cannot start (no game, a damaged journal) says why on its display
+    when it has one: nobody at the table reads the log. The frame stays on the panel
+    after the process exits."""
+    try:
+        display = open_display(cfg, None, False)
+    except Exception:  # no display either: the log has the error
+        log.debug("no display for the start-up error", exc_info=True)
+        return
+    try:
+        display.show(render(Screen("error", "Cannot start", lines=(_sentence(message),))),
+                     "error")
+        device = getattr(display, "device", None)
+        if device is not None:
+            device.persist = True  # else luma blanks the panel at exit
+    except Exception:
+        log.debug("the start-up error did not reach the display", exc_info=True)
+    finally:
+        display.close()
+
+
 class DeviceFeed:
     """One device as an input of the box, stepped by its own thread on the Pi (or
     by the sim, in order). A device missing at start or failing later is reported
@@ -135,8 +180,13 @@ class DeviceFeed:
                 return False
             try:
                 self.handle = self._open()
-            except CompanionError as exc:
-                self._lost(str(exc), now)
+            except SetupFault as exc:
+                self._lost(str(exc), now, exc.title, exc.text)
+                return False
+            except Exception as exc:  # whatever a driver raises: the device is down
+                if not isinstance(exc, (CompanionError, ValueError)):  # not a user's error
+                    log.warning("%s did not open", self.device, exc_info=True)
+                self._lost(str(exc) or type(exc).__name__, now)
                 return False
             if self.down:
                 self.down = False
@@ -149,11 +199,14 @@ class DeviceFeed:
             return False
         return True
 
-    def _lost(self, message: str, now: float) -> None:
-        self.retry_at = now + self.retry_seconds
+    def _lost(self, message: str, now: float, title: str = "", text: str = "") -> None:
+        # A setup fault mends only when someone edits a file: try it again less often
+        # (each try of the camera's loads the dice models).
+        self.retry_at = now + (max(self.retry_seconds, SETUP_RETRY_SECONDS) if title
+                               else self.retry_seconds)
         if not self.down:
             self.down = True
-            self.post(DeviceFault(self.device, message))
+            self.post(DeviceFault(self.device, message, title, text))
 
     def close(self) -> None:
         handle, self.handle = self.handle, None
@@ -185,8 +238,16 @@ class CameraFeed(DeviceFeed):
         self.detector: Any = None
 
     def _open(self) -> Any:
+        try:  # a fresh start: the tray may have moved
+            detector = self.make_detector()
+        except Exception as exc:  # a bad [dice] setting: VisionError, a ValueError
+            if not isinstance(exc, (CompanionError, ValueError)):  # not a user's error
+                log.warning("the dice reader did not start", exc_info=True)
+            detail = str(exc) or type(exc).__name__
+            raise SetupFault(f"the dice reader cannot start: {detail}", "Dice reader broken",
+                             _sentence(detail)) from exc
         camera = self.open_camera()
-        self.detector = self.make_detector()  # a fresh start: the tray may have moved
+        self.detector = detector
         return camera
 
     def _read(self, now: float) -> None:
@@ -219,7 +280,14 @@ class ChipFeed(DeviceFeed):
         self.registry: Any = None
 
     def _open(self) -> Any:
-        self.registry = self.load_registry()
+        try:
+            self.registry = self.load_registry()
+        except Exception as exc:  # the registry file, not the reader: say so on the screen
+            detail = str(exc) or type(exc).__name__
+            raise SetupFault(f"the chip registry cannot be used: {detail}",
+                             "Chip registry broken",
+                             f"{_sentence(detail)} Fix the file or enrol the chips "
+                             "again.") from exc
         return self.open_reader()
 
     def _read(self, now: float) -> None:
@@ -307,7 +375,11 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from companion.ports.pins import mock_factory, pi_factory
     from companion.ports.sounder import Sounder, make_buzzer
 
-    journal, session = open_session(cfg)
+    try:
+        journal, session = open_session(cfg)
+    except CompanionError as exc:
+        show_start_error(cfg, str(exc))
+        raise
     is_pi = cfg.hardware == "pi"
     factory = pi_factory() if is_pi else mock_factory()
     sounder = Sounder(
@@ -535,7 +607,12 @@ def _run_feed(feed: DeviceFeed, stopper: Stopper, pace: float) -> None:
     try:
         while not stopper.event.is_set():
             started = time.monotonic()
-            if not feed.step():
+            try:
+                stepped = feed.step()
+            except Exception:  # a bug in the feed itself: keep the thread, try again
+                log.exception("%s feed failed", feed.device)
+                stepped = False
+            if not stepped:
                 stopper.event.wait(1.0)  # down: the feed retries when its time comes
             else:
                 stopper.event.wait(max(0.0, pace - (time.monotonic() - started)))

@@ -111,3 +111,48 @@ def test_pins_of_devices_not_in_use_may_be_shared(tmp_path: Path) -> None:
     # Buttons only: the encoder's pins are free; no SPI reader: the SPI pins are free.
     cfg = config.load(write(tmp_path, "[controls]\nencoder_a_pin = 5\n[sounder]\npin = 10\n"))
     assert cfg["sounder"]["pin"] == 10
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ("die_px = -5", r"\[dice.calibration\] die_px = -5 is not a die size in pixels"),
+    ('die_px = "big"', r"\[dice.calibration\] die_px = 'big' is not a die size"),
+    ("tray = [1, 2]", r"\[dice.calibration\] tray = \[1, 2\] must be \[X, Y, WIDTH, HEIGHT\]"),
+    ("frame_size = [640]", r"\[dice.calibration\] frame_size = \[640\] must be \[WIDTH, HEIGHT\]"),
+    ("frame_size = [0, 480]", r"\[dice.calibration\] frame_size = \[0, 480\] must be positive"),
+    ("gains = [1.0, 1.0]", r"\[dice.calibration\] gains = \[1.0, 1.0\] must be three numbers"),
+    ("gains = [1.0, 0.0, 1.0]", r"\[dice.calibration\] gains = .* is out of range"),
+    ("tray = [600, 0, 100, 100]", r"\[dice.calibration\] tray = .* does not fit in the 640x640"),
+    ("corners = [[0, 0], [1, 1]]", r"\[dice.calibration\] corners = .* must be four \[X, Y\]"),
+    ('corners = [[0, 0], [9, 0], [9, 9], ["a", 9]]', r"corners = \['a', 9\] must be an \[X, Y\]"),
+    ("corners = [[0, 0], [900, 0], [9, 9], [0, 9]]", r"corners point \[900, 0\] is outside"),
+    ('version = "1"', r"\[dice.calibration\] version = '1' must be a whole number"),
+    ("die_pixels = 40", r"\[dice.calibration\] has unknown key\(s\) die_pixels; its keys are"),
+])
+def test_a_malformed_dice_calibration_is_refused_naming_the_setting(
+    tmp_path: Path, table: str, message: str
+) -> None:
+    path = write(tmp_path, f"[dice.calibration]\n{table}\n")
+    with pytest.raises(ConfigError, match=message) as caught:
+        config.load(path)
+    assert str(path) in str(caught.value)
+    assert "companion dice calibrate" in str(caught.value)
+
+
+def test_a_calibration_as_dice_calibrate_writes_it_is_accepted(tmp_path: Path) -> None:
+    from companion.vision import Calibration
+    from companion.vision.cli import CALIBRATION_TABLE, toml_table
+
+    written = Calibration(frame_size=(1280, 960), tray=(40, 30, 1200, 900), die_px=61.5,
+                          gains=(0.9, 1.0, 1.2),
+                          corners=((40.0, 30.0), (1240.0, 31.5), (1239.9, 930.0), (40.0, 929.0)))
+    path = write(tmp_path, toml_table(CALIBRATION_TABLE, written.to_dict()))
+    assert Calibration.from_dict(dict(config.load(path)["dice"]["calibration"])) == written
+
+
+def test_a_logo_faces_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "faces").write_text("not a folder")
+    path = write(tmp_path, f'[dice]\nlogo_faces_dir = "{tmp_path / "faces"}"\n')
+    with pytest.raises(ConfigError, match=r"\[dice\] logo_faces_dir = .* is a file, not a folder"):
+        config.load(path)
+    (tmp_path / "faces").unlink()  # not there yet: `companion dice teach` makes it
+    assert config.load(path)["dice"]["logo_faces_dir"] == str(tmp_path / "faces")

@@ -329,3 +329,131 @@ def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> 
     seen = next(i for i in inbox.items if isinstance(i, DiceSeen))
     assert len(seen.dice) + len(seen.unreadable) == 1  # the one die on the photo
     assert not any(t.is_alive() for t in threads)
+
+
+# ------------------------------------------------------------------ setup faults
+#
+# A device held up by what it needs (a setting in the config, the chip registry
+# file) goes down like a lost device, its thread carrying on, and the fault names
+# the cause so that the screen does not send the referee to the cables.
+
+
+def test_a_camera_whose_open_raises_a_vision_error_is_reported_lost() -> None:
+    from companion.ports.controls import FakeClock
+    from companion.runner import CameraFeed
+    from companion.vision import VisionError
+
+    clock, posted, cable = FakeClock(), Recorder(), Cable()
+
+    def open_camera() -> object:
+        cable.opens += 1
+        raise VisionError("the frames folder holds no image")  # a ValueError, not ours
+
+    feed = CameraFeed(open_camera, lambda: None, posted, clock=clock, retry_seconds=5.0)
+    for _ in range(12):
+        clock.now += 1.0
+        assert feed.step() is False
+    faults = posted.of(DeviceFault)
+    assert faults == [DeviceFault("camera", "the frames folder holds no image")]
+    assert cable.opens in (2, 3)  # still retried every 5 s
+
+
+def test_a_bad_dice_calibration_in_the_config_posts_a_fault_and_the_thread_lives(
+    tmp_path: Path,
+) -> None:
+    """The config checks the calibration's shape; the reader finds the rest (here: four
+    corners on one line) when the camera thread opens it on the Pi."""
+    import threading
+
+    from companion import config
+    from companion.runner import Stopper, _run_feed, make_feeds
+
+    (tmp_path / "box.toml").write_text(
+        f'[camera]\nsource = "files"\npath = "{tmp_path}"\n'
+        "[dice.calibration]\ncorners = [[0, 0], [100, 100], [200, 200], [300, 300]]\n"
+    )
+    cfg = config.load(tmp_path / "box.toml")  # accepted: each corner is a point in the frame
+    posted, stopper = Recorder(), Stopper()
+    camera, _ = make_feeds(cfg, posted, ("d6",))
+    thread = threading.Thread(target=_run_feed, args=(camera, stopper, 0.05), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not posted.of(DeviceFault):
+            assert time.monotonic() < deadline and thread.is_alive(), posted.items
+            time.sleep(0.05)
+        time.sleep(0.3)
+        assert thread.is_alive()
+    finally:
+        stopper.event.set()
+        thread.join(timeout=5)
+    assert not thread.is_alive()
+    [fault] = posted.of(DeviceFault)
+    assert isinstance(fault, DeviceFault) and fault.device == "camera"
+    assert fault.message.startswith("the dice reader cannot start: the tray corners")
+    assert fault.title == "Dice reader broken" and "recalibrate" in fault.text
+
+
+def test_a_broken_chip_registry_is_named_and_the_reader_left_alone(tmp_path: Path) -> None:
+    from companion.chips import ChipRegistry
+    from companion.ports.controls import FakeClock
+    from companion.runner import SETUP_RETRY_SECONDS, ChipFeed
+
+    clock, posted, cable = FakeClock(), Recorder(), Cable()
+    registry = tmp_path / "state" / "chips.toml"
+    registry.parent.mkdir()
+    registry.write_text("[[[ broken\n")
+
+    class Reader:
+        def poll(self, timeout: float) -> object:
+            return None
+
+        def close(self) -> None:
+            pass
+
+    def open_reader() -> Reader:
+        cable.opens += 1
+        return Reader()
+
+    feed = ChipFeed(open_reader, lambda: ChipRegistry.load(registry), posted, clock=clock,
+                    retry_seconds=10.0, poll_seconds=0.0)
+    assert feed.step() is False
+    [fault] = posted.of(DeviceFault)
+    assert isinstance(fault, DeviceFault) and fault.device == "chip reader"
+    assert fault.title == "Chip registry broken"
+    assert fault.text.startswith("chips.toml: not valid TOML")  # the file, by its name
+    assert str(registry) in fault.message and "line 1" in fault.message
+    assert cable.opens == 0  # the reader is not to blame
+    registry.write_text('version = 1\n')  # mended (or enrolled again)
+    clock.now += SETUP_RETRY_SECONDS
+    assert feed.step() is True
+    assert posted.of(DeviceBack) == [DeviceBack("chip reader")] and cable.opens == 1
+
+
+def test_a_box_that_cannot_start_says_why_on_its_display(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from companion import config, runner
+    from companion.errors import JournalError
+    from companion.ports.display import SimDisplay
+
+    displays: list[SimDisplay] = []
+
+    def open_display(cfg: object, frames_dir: object, print_frames: bool) -> SimDisplay:
+        displays.append(SimDisplay())
+        return displays[-1]
+
+    monkeypatch.setattr(runner, "open_display", open_display)
+    cfg = config.validate({"box": {"state_dir": str(tmp_path / "state")}})
+    with pytest.raises(JournalError, match="no game at"):
+        runner.run(argparse.Namespace(ack=False, autoplay=None, script=None), cfg)
+    [display] = displays
+    assert display.names == ["error"] and display.device.persist  # stays lit after exit
+    from companion.ui.screens import Screen, render
+
+    shown = Screen("error", "Cannot start",
+                   lines=("No game at journal.sqlite3; start one with 'companion new --system "
+                          "NAME' or 'companion new --scenario FILE'.",))
+    assert display.frames[0].tobytes() == render(shown).tobytes()

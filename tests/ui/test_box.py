@@ -562,3 +562,94 @@ def test_the_maxim_s_roll_screen_shows_the_6s_dice_average_first_and_loses_no_wo
     assert plan.cut == ()  # longer odds wrap and scroll; nothing is cut short
     first_page = " ".join(t.text for t in plan.texts)
     assert "avg 4.0 hits (4.8 with 6s'" in first_page
+
+
+# ------------------------------------------------------------ chips not in the bag
+
+
+def test_a_chip_of_no_unit_in_this_game_says_so(rig: Rig) -> None:
+    rig.chip("Green 9")  # enrolled, but under a name no unit of the scenario has
+    assert rig.screen.kind == "warning" and rig.screen.title == "Not in this game"
+    assert "Green 9" in rig.screen.lines[0] and "drawn" not in rig.screen.lines[0]
+    assert "companion chips list" in rig.said[-1]
+    assert len(rig.events()) == 1
+
+
+def test_a_chip_of_a_unit_out_of_play_says_so_not_already_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uifake
+
+    from companion.rules.core import Step
+
+    class ArabsGone(uifake.FakeRules):
+        """The Arabs leave the game at the end of turn 1: their chip is not refilled."""
+
+        def next_step(self, state: object) -> Step:
+            step = super().next_step(state)
+            if isinstance(step, AwaitChip) and getattr(state, "turn", 1) == 2:
+                return AwaitChip(step.prompt, tuple(c for c in step.in_bag if c != "Blue 1"))
+            return step
+
+    use_fake_rules(monkeypatch)
+    monkeypatch.setattr(uifake, "FAKE", ArabsGone())
+    rig = Rig(tmp_path, SCENARIO_TOML)
+    try:
+        for chip in ("Red 1", "Blue 1"):  # turn 1: both hold
+            rig.chip(chip)
+            rig.press("select")
+            rig.press("down")
+            rig.press("select")
+        rig.press("select")  # the end of turn 1
+        rig.dice(("d6", 3))  # the secret roll
+        rig.press("select")
+        assert isinstance(rig.box.step, AwaitChip) and rig.box.step.in_bag == ("Red 1",)
+        rig.chip("Blue 1")
+        assert rig.screen.kind == "warning" and rig.screen.title == "Out of play"
+        assert rig.screen.lines == ("Arabs is out of play. Put Blue 1 aside.",)
+        rig.press("select")
+        rig.chip("Red 1")
+        rig.press("select")
+        rig.press("down")
+        rig.press("select")  # Hold: the turn goes on with Red 1 drawn
+        rig.chip("Red 1")  # this one was drawn this turn
+        assert rig.screen.title == "Already drawn"
+        events = len(rig.events())
+        rig.press("select")
+        rig.chip("Blue 1")
+        assert rig.screen.title == "Out of play" and len(rig.events()) == events
+    finally:
+        rig.close()
+
+
+def test_a_broken_registry_or_dice_setting_is_named_not_called_a_lost_device(
+    rig: Rig, tmp_path: Path
+) -> None:
+    from companion.chips import ChipRegistry
+    from companion.runner import CameraFeed, ChipFeed
+    from companion.vision import Calibration
+
+    registry = tmp_path / "chips.toml"
+    registry.write_text("[[[ broken\n")
+    chips = ChipFeed(lambda: None, lambda: ChipRegistry.load(registry), rig.box.post,
+                     clock=rig.clock)
+    camera = CameraFeed(lambda: None, lambda: Calibration.from_dict({"die_px": -5}),
+                        rig.box.post, clock=rig.clock)
+    assert chips.step() is False and camera.step() is False
+    rig.box.pump()
+    errors = [s for s in rig.screens if s.kind == "error"]
+    assert [s.title for s in errors] == ["Chip registry broken", "Dice reader broken"]
+    assert errors[0].lines[0].startswith("chips.toml: not valid TOML")
+    assert errors[0].lines[0].endswith("Pick chips by hand: SEL on the draw screen.")
+    assert errors[1].lines[0].startswith("Calibration die_px = -5.0 is not a die size")
+    assert errors[1].lines[0].endswith("Enter the dice by hand: SEL on the roll screen.")
+    assert not any("lost" in s.title for s in rig.screens)
+    assert any(str(registry) in line for line in rig.said)  # the whole story in the log
+    rig.press("select")
+    assert "Chip reader down" in rig.screen.lines and rig.screen.footer == "SEL: pick chip"
+    rig.press("select")
+    assert rig.screen.title == "Pick chip"  # chips by hand
+    rig.press("select")
+    rig.press("select")  # past the chip screen
+    rig.press("select")  # Fire
+    assert rig.screen.footer == "No camera: SEL enter"  # dice by hand
