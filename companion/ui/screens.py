@@ -150,8 +150,9 @@ def text_width(text: str, size: int) -> int:
 def fits(text: str, size: int, width: int) -> bool:
     if not text:
         return True
-    box = bbox(text, size)
-    return box[0] >= 0 and box[2] <= width
+    # a glyph may reach left of the origin ("/" by a pixel): `_text` shifts such a line in
+    left, _, right, _ = bbox(text, size)
+    return right - min(left, 0) <= width
 
 
 def fits_line(kind: str, text: str) -> bool:
@@ -229,6 +230,7 @@ def _text(text: str, size: int, left: int, top: int, right: int, *, center: bool
     text = fit(text, size, width)
     ink_top, _ = _extent(size)
     x = left + (int((width - text_width(text, size)) // 2) if center else 0)
+    x -= min(bbox(text, size)[0], 0)  # ink that would stray left of the area
     return Text(text, size, x, top - ink_top, (left, top, right, top + line_height(size)),
                 inverted)
 
