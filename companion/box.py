@@ -419,6 +419,11 @@ class Box:
                 self._refuse_wrong(seen, wanted, secret=request.secret)
                 return
             values.extend(d.value for d in sorted(matching, key=lambda d: (d.box[0], d.box[1])))
+        asked = {group.kind.value for group in wanted}
+        stray = sorted(d.kind for d in seen.dice if d.kind not in asked)
+        if stray:  # a die of another game left in the tray: read around it, but say so
+            self.say(f"  ignored {', '.join(f'{stray.count(k)} {k}' for k in sorted(set(stray)))}"
+                     " in the tray, not asked for")
         collected = self.ui.partial + values
         if len(collected) < request.dice_count:
             self.ui.partial = collected

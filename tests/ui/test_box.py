@@ -99,6 +99,13 @@ def test_split_throw_reads_twice_and_keeps_group_order(rig: Rig) -> None:
     assert rig.tunes[-1] == "death"
 
 
+def test_a_stray_die_of_another_kind_is_read_around_and_named(rig: Rig) -> None:
+    to_fire(rig)
+    rig.dice(("d6", 2), ("d10", 7), ("d6", 6), ("d6", 5))
+    assert rig.screen.kind == "reading" and "2, 6, 5" in rig.screen.lines[0]
+    assert "  ignored 1 d10 in the tray, not asked for" in rig.said
+
+
 def test_wrong_or_unreadable_dice_are_refused(rig: Rig) -> None:
     to_fire(rig)
     rig.dice(("d6", 2), ("d6", 6))
