@@ -45,6 +45,15 @@ def to_fire(rig: Rig) -> None:
     rig.press("select")  # Fire
 
 
+def both_units_pass(rig: Rig) -> None:
+    """Both units pass: the end of the turn (turn 1's brings a secret roll)."""
+    for chip in ("Red 1", "Blue 1"):
+        rig.chip(chip)
+        rig.press("select")  # past the chip screen
+        rig.press("down")
+        rig.press("select")  # Pass
+
+
 def menu_to(rig: Rig, label: str) -> None:
     rig.press("select", long=True)
     labels = [text for _, text in rig.box.ui.menu]
@@ -231,14 +240,7 @@ def test_buttons_on_a_result_only_dismiss_it(rig: Rig) -> None:
 
 
 def test_secret_roll_is_recorded_unseen_and_revealed_by_holding(rig: Rig) -> None:
-    rig.chip("Red 1")
-    rig.press("select")
-    rig.press("down")
-    rig.press("select")
-    rig.chip("Blue 1")
-    rig.press("select")
-    rig.press("down")
-    rig.press("select")  # end of turn 1
+    both_units_pass(rig)
     assert rig.screen.kind == "check" and rig.screen.title == "End of turn 1"
     assert rig.tunes[-1] == "turn_end"
     rig.press("select")
@@ -448,14 +450,7 @@ def test_each_event_plays_its_tune_on_the_buzzer_pin(rig: Rig) -> None:
 
 
 def test_a_refused_throw_on_a_secret_roll_keeps_its_faces_off_the_log(rig: Rig) -> None:
-    rig.chip("Red 1")
-    rig.press("select")
-    rig.press("down")
-    rig.press("select")
-    rig.chip("Blue 1")
-    rig.press("select")
-    rig.press("down")
-    rig.press("select")  # end of turn 1
+    both_units_pass(rig)
     rig.press("select")
     assert rig.screen.title == "Secret roll"
     rig.dice(("d6", 5), ("d6", 2))
@@ -486,11 +481,7 @@ def test_pins_deaths_failed_resolve_secret_and_game_over_sound(rig: Rig) -> None
     rig.dice(("d6", 3))  # the secret roll
     assert notes(rig) == tune("secret")
     rig.press("select")
-    for chip in ("Red 1", "Blue 1"):  # turn 2: both hold
-        rig.chip(chip)
-        rig.press("select")
-        rig.press("down")
-        rig.press("select")
+    both_units_pass(rig)  # turn 2
     rig.press("select")  # the end of turn 2
     assert isinstance(rig.box.step, AwaitRoll) and rig.box.step.request == MORALE
     notes(rig)
@@ -602,11 +593,7 @@ def test_a_chip_of_a_unit_out_of_play_says_so_not_already_drawn(
     monkeypatch.setattr(uifake, "FAKE", ArabsGone())
     rig = Rig(tmp_path, SCENARIO_TOML)
     try:
-        for chip in ("Red 1", "Blue 1"):  # turn 1: both hold
-            rig.chip(chip)
-            rig.press("select")
-            rig.press("down")
-            rig.press("select")
+        both_units_pass(rig)  # turn 1
         rig.press("select")  # the end of turn 1
         rig.dice(("d6", 3))  # the secret roll
         rig.press("select")

@@ -10,6 +10,7 @@ from otf_helpers import (
     HORSE_CHARGES_MUSKETS,
     RED_FIRST,
     RULES,
+    Input,
     choice_keys,
     new_game,
     play,
@@ -166,27 +167,34 @@ def test_a_commander_joins_a_unit_and_leads_it() -> None:
     assert "Follow Me!: Col B has the d6 rerolled" in log and 'Horse may move 18"' in log
 
 
+# The colonel joins the Horse, which charges the Warband; both sides' orders end and
+# the Warband stands: the contact dice come next.
+COLONEL_WITH_HORSE_CHARGES_WARBAND: tuple[Input, ...] = (
+    BLUE_FIRST,
+    "unit:Col B",
+    "join",
+    "join:Horse",
+    "no",
+    "no",
+    [2],
+    "yes",
+    "unit:Horse",
+    "charge",
+    "target:Warband",
+    "no",
+    [3],
+    "no",  # no reroll
+    "yes",
+    "done",
+    "done",
+    "none",
+)
+
+
 def test_a_joined_commander_leaves_the_field_with_his_unit() -> None:
     state, _ = play(
         new_game(COLONEL),
-        BLUE_FIRST,
-        "unit:Col B",
-        "join",
-        "join:Horse",
-        "no",
-        "no",
-        [2],
-        "yes",
-        "unit:Horse",
-        "charge",
-        "target:Warband",
-        "no",
-        [3],
-        "no",  # no reroll
-        "yes",
-        "done",
-        "done",
-        "none",
+        *COLONEL_WITH_HORSE_CHARGES_WARBAND,
         [1, 1, 1, 1],
         [6, 6, 6, 1],  # 3 hits: 1 horseman left, shaken
         [4],  # Come On! for the colonel: nothing
@@ -200,24 +208,7 @@ def test_a_joined_commander_leaves_the_field_with_his_unit() -> None:
 def test_a_joined_commander_who_is_hit_leaves_the_table_and_is_replaced() -> None:
     state, log = play(
         new_game(COLONEL),
-        BLUE_FIRST,
-        "unit:Col B",
-        "join",
-        "join:Horse",
-        "no",
-        "no",
-        [2],
-        "yes",
-        "unit:Horse",
-        "charge",
-        "target:Warband",
-        "no",
-        [3],
-        "no",  # no reroll
-        "yes",
-        "done",
-        "done",
-        "none",
+        *COLONEL_WITH_HORSE_CHARGES_WARBAND,
         [6, 6, 6, 6],
         [1, 1, 1, 1],
         [1],  # Come On! for the colonel: hit

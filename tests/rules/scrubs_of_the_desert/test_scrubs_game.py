@@ -470,7 +470,8 @@ def test_infantry_that_fall_short_of_the_gun() -> None:
     assert state.band("MG").abandoned and state.band("Section").detached == 0
 
 
-def test_cannon_hit_and_blast() -> None:
+def _gun_hits_the_riflemen() -> tuple[GameState, list[str]]:
+    """The Legion's gun fires grapeshot at the Riflemen and hits: 4 - 1 crew + 4 = 7."""
     raw = scenario_dict(hidden_arabs=False)
     raw["units"][1] = {
         "name": "Gun",
@@ -480,7 +481,7 @@ def test_cannon_hit_and_blast() -> None:
         "weapons": ["french_cannon"],
         "traits": {"base_morale": 70},
     }
-    state, log = play(
+    return play(
         new_game(raw),
         [9, 0],
         "unit:Section",
@@ -495,7 +496,11 @@ def test_cannon_hit_and_blast() -> None:
         "yes",
         [4],
     )
-    assert "Gun's cannon hits: place the 3\" blast" in log  # 4 - 1 crew + 4 grapeshot = 7
+
+
+def test_cannon_hit_and_blast() -> None:
+    state, log = _gun_hits_the_riflemen()
+    assert "Gun's cannon hits: place the 3\" blast" in log
     assert options(state) == {str(n) for n in range(1, 7)}
     state, _ = play(state, "3")
     # the template covers whoever stands under it, the gun's own side included
@@ -505,32 +510,8 @@ def test_cannon_hit_and_blast() -> None:
 
 
 def test_a_blast_over_two_units_rolls_for_each_and_tests_both() -> None:
-    raw = scenario_dict(hidden_arabs=False)
-    raw["units"][1] = {
-        "name": "Gun",
-        "side": "Legion",
-        "kind": "gun",
-        "figures": 3,
-        "weapons": ["french_cannon"],
-        "traits": {"base_morale": 70},
-    }
-    state, _ = play(
-        new_game(raw),
-        [9, 0],
-        "unit:Section",
-        "stay",
-        "hold",
-        [9, 0],
-        "unit:Gun",
-        "stay",
-        "target:Riflemen",
-        "short",
-        "no",
-        "yes",
-        [4],
-        "3",
-        "unit:Horse",
-    )
+    state, _ = _gun_hits_the_riflemen()
+    state, _ = play(state, "3", "unit:Horse")
     assert options(state) == {"1", "2"}  # the Horse has 2 figures
     state, _ = play(state, "2")
     assert options(state) == {"unit:Section", "unit:Gun", "none"}

@@ -233,6 +233,13 @@ def test_command_points_are_rolled_for_each_side_and_kept() -> None:
     assert (p.s.cp_ffl, p.s.cp_arab) == (6, 5), "unspent points carry over"
 
 
+def _snipe_the_captain_dead(p: Play) -> None:
+    p.chip("A")
+    p.choose("fire", "target:Capt")
+    p.roll(6, 6)  # the sniper hits the Captain
+    p.roll(1)  # effect of hits: dead
+
+
 def test_losing_the_captain_halves_the_next_command_points() -> None:
     raw = add_unit(
         small(),
@@ -245,10 +252,7 @@ def test_losing_the_captain_halves_the_next_command_points() -> None:
     )
     p = Play(raw)
     to_first_chip(p)
-    p.chip("A")
-    p.choose("fire", "target:Capt")
-    p.roll(6, 6)  # the sniper hits the Captain
-    p.roll(1)  # effect of hits: dead
+    _snipe_the_captain_dead(p)
     assert p.s.ffl_lost_captain and "C" not in p.s.bag.in_play
     _to_the_second_attack(p)
     assert "halved" in p.request().reason
@@ -264,10 +268,7 @@ def test_with_no_officer_left_the_sergeants_keep_halved_command_by_option(
     raw["options"] = {"ffl_command_without_officer": reading}
     p = Play(raw)
     to_first_chip(p)
-    p.chip("A")
-    p.choose("fire", "target:Capt")
-    p.roll(6, 6)  # the sniper hits the Captain
-    p.roll(1)  # effect of hits: dead
+    _snipe_the_captain_dead(p)
     _to_the_second_attack(p)
     if reading == "halved":
         assert "FFL command points (halved" in p.request().reason
@@ -473,12 +474,18 @@ def test_an_attached_wounded_captain_fires_his_dice_and_pistol_on_6() -> None:
     ]
 
 
-def test_berserk_squad_regains_control_once_a_leader_is_with_it() -> None:
+def _berserk_squad() -> Play:
+    """A leaderless squad of 3 (chip Q) gone berserk, at the first chip."""
     raw = small()
     add_unit(raw, name="Squad", side="FFL", kind="foot", figures=3, chip="Q")
     p = Play(raw)
     to_first_chip(p)
     p.set_unit("Squad", berserk=True)
+    return p
+
+
+def test_berserk_squad_regains_control_once_a_leader_is_with_it() -> None:
+    p = _berserk_squad()
     p.chip("C")
     p.choose("attach", "unit:Squad", "done")
     p.chip("Q")
@@ -490,11 +497,7 @@ def test_berserk_squad_regains_control_once_a_leader_is_with_it() -> None:
 
 
 def test_berserk_ends_when_no_enemy_is_in_sight() -> None:
-    raw = small()
-    add_unit(raw, name="Squad", side="FFL", kind="foot", figures=3, chip="Q")
-    p = Play(raw)
-    to_first_chip(p)
-    p.set_unit("Squad", berserk=True)
+    p = _berserk_squad()
     p.chip("Q")
     assert p.options() == ["charge", "pass"]
     p.choose("pass")
