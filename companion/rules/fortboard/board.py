@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.rules.fortboard import tables
-from companion.rules.fortboard.layout import BRIDGE, FOOT
+from companion.rules.fortboard.layout import BRIDGE, FOOT, Place
 from companion.rules.fortboard.state import ATTACKER, DEFENDER, Figure, GameState, pair_get
 
 UNLIMITED = 10_000
@@ -139,15 +139,12 @@ def _contacts(state: GameState) -> tuple[str, ...]:
         for tower in layout.names("tower"):
             if _fighting(state, tower, ATTACKER):
                 out.append(f"corner:{tower}")
-    for p in layout.places:
-        if (
-            p.inside
-            and not destroyed(state, p.name)
-            and room(state, p.name, ATTACKER) < 1
-            and _fighting(state, p.name, DEFENDER)
-            and stormers(state, p.name)
-        ):
-            out.append(f"storm:{p.name}")
+    # the defenders' storms first: where two full places face each other the pair is
+    # left to the attackers' storm, which is still to come when they are fought
+    for kind, side in (("retake", DEFENDER), ("storm", ATTACKER)):
+        for p in layout.places:
+            if _full_against(state, p.name, side) and stormers(state, p.name, side):
+                out.append(f"{kind}:{p.name}")
     if _fighting(state, court, DEFENDER) and state.option("pike_over_rubble"):
         for wall in layout.names("wall"):
             foot = layout.foot_of(wall)
@@ -168,19 +165,57 @@ def ladder_defenders(state: GameState, wall: str, climbing: int) -> tuple[Figure
     return melee_first(_fighting(state, wall, DEFENDER))[:climbing]
 
 
-def stormers(state: GameState, place: str) -> tuple[Figure, ...]:
-    """Attackers in the places touching `place` who could step into it if it had room
-    (no horses onto walls or towers): when it is full they fight its defenders from
-    where they stand (1.12, adjacent spaces)."""
+def _full_against(state: GameState, place: str, side: str) -> bool:
+    """A place inside the fort that holds the enemy of `side` and has no room left for
+    one more of `side`: the figures of `side` next to it fight from where they stand."""
+    enemy = DEFENDER if side == ATTACKER else ATTACKER
+    return (
+        state.layout.place(place).inside
+        and not destroyed(state, place)
+        and room(state, place, side) < 1
+        and bool(_fighting(state, place, enemy))
+    )
+
+
+def _could_step_in(figure: Figure, target: Place) -> bool:
+    """Whether one step would take `figure` into `target` if it had room (movement):
+    no horses onto walls or towers; of the defenders only horses go into the stables,
+    and none into a tower the enemy holds (1.8: that is fought at its corner)."""
+    if figure.kind == "mounted" and target.kind in ("wall", "tower"):
+        return False
+    if figure.side == DEFENDER:
+        if target.kind == "tower":
+            return False
+        if target.kind == "stables" and figure.kind != "mounted":
+            return False
+    return True
+
+
+def stormers(state: GameState, place: str, side: str = ATTACKER) -> tuple[Figure, ...]:
+    """Figures of `side` in the places touching `place` who could step into it if it
+    had room: when it is full they fight the enemy in it from where they stand (1.12,
+    adjacent spaces). Two places full against each other fight once: defenders do not
+    storm from a place that the attackers they would fight are storming already."""
     layout = state.layout
     target = layout.place(place)
     out: list[Figure] = []
     for name in target.adjacent:
-        for f in _fighting(state, name, ATTACKER):
-            if f.kind == "mounted" and target.kind in ("wall", "tower"):
-                continue
-            out.append(f)
+        if side == DEFENDER and _stormed_from(state, name, place):
+            continue
+        out.extend(f for f in _fighting(state, name, side) if _could_step_in(f, target))
     return tuple(out)
+
+
+def _stormed_from(state: GameState, place: str, by: str) -> bool:
+    """Whether the attackers in `by` storm `place` this turn. In combat that is a storm
+    still to come (settled as combat began: the defenders' storms are fought first, and
+    a fight may open room or a ladder fill a wall meanwhile); before it, the board now."""
+    target = state.layout.place(place)
+    if not any(_could_step_in(f, target) for f in _fighting(state, by, ATTACKER)):
+        return False
+    if state.phase == "combat":
+        return f"storm:{place}" in state.contacts
+    return _full_against(state, place, ATTACKER)
 
 
 def melee_first(figures: Sequence[Figure]) -> tuple[Figure, ...]:
@@ -215,6 +250,8 @@ def contact_sides(state: GameState, contact: str) -> tuple[tuple[Figure, ...], t
         return _fighting(state, name, ATTACKER), _fighting(state, layout.courtyard, DEFENDER)
     if kind == "storm":
         return stormers(state, name), _fighting(state, name, DEFENDER)
+    if kind == "retake":
+        return _fighting(state, name, ATTACKER), stormers(state, name, DEFENDER)
     pikes = tuple(f for f in _fighting(state, layout.foot_of(name), ATTACKER) if f.kind == "pike")
     return pikes, _fighting(state, layout.courtyard, DEFENDER)
 

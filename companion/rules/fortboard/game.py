@@ -743,7 +743,7 @@ def _douse_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
 
 def _contact_title(state: GameState, contact: str) -> str:
     """How the table calls a contact: a place, ladders, a bridge, a tower corner, a
-    full place stormed from next door, rubble."""
+    full place stormed from next door by the attackers or by the defenders, rubble."""
     kind, _, name = contact.partition(":")
     return {
         "place": "Melee at",
@@ -751,6 +751,7 @@ def _contact_title(state: GameState, contact: str) -> str:
         "bridge": "Melee on",
         "corner": "Corner of",
         "storm": "Storming",
+        "retake": "Retaking",
         "rubble": "Pikes over",
     }[kind] + f" {state.layout.label(name)}"
 

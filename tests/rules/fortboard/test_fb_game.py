@@ -143,6 +143,17 @@ OPENING: list[tuple[str | tuple[int, ...], list[str]]] = [
             "Tower troop #2 3+6 v E guard #1 1+1: attacker wins",
             "E guard #1 is killed",
             "Tower troop #2 takes the space on East wall",
+            "Retaking East wall: 1 against 2",
+        ],
+    ),
+    # the East wall was full at the start of combat: the NE archers beside it, who could
+    # not step in, fight whoever holds it from their tower (one fight, then the other
+    # archer gangs up)
+    ((1, 3), ["Tower troop #2 3+1 v NE archers #1 1+3: tie"]),
+    (
+        (1, 2),
+        [
+            "Tower troop #2 3+1 v NE archers #2 2+2: tie",
             "E siege tower burns (1/4)",
             "Turn 2 begins",
         ],

@@ -49,6 +49,12 @@ def _set(state: GameState, unit_name: str, **changes: object) -> GameState:
     return replace(state, figures=figures)
 
 
+def _put(state: GameState, place: str, *labels: str) -> GameState:
+    """The named figures stand at `place`."""
+    figures = tuple(replace(f, place=place) if f.label in labels else f for f in state.figures)
+    return replace(state, figures=figures)
+
+
 def _send_ahead(state: GameState, unit_name: str, place: str) -> GameState:
     """Figure #1 of a unit stands at `place`, ahead of the rest of his unit."""
     figures = tuple(
@@ -535,6 +541,11 @@ def test_the_defender_may_come_back_to_fight_for_the_barracks() -> None:
     state, log = play(state, (1, 6))  # the raider is wounded
     assert "Raid #1 is wounded" in log
     state, log = play(state, (3, 3))  # the ladder fight: a tie
+    # the barracks is full now: the guard on the N wall beside it fights the raider too
+    assert log[-1] == "Retaking Barracks: 1 against 1"
+    state, log = play(state, (3, 3))
+    assert log[0] == "Raid #1 1+3 v Guard #1 3+3: defender wins"
+    assert "Raid #1 is killed" in log
     assert "barracks" not in state.fallen
     assert state.turn == 2
 
@@ -750,6 +761,215 @@ def test_a_stormed_keep_can_be_taken() -> None:
     assert isinstance(step, GameOver)
     assert step.winner == "Red"
     assert "the keep is taken" in step.summary[0]
+
+
+# ------------------------------------------ 1.12 defenders storm full places too
+
+
+def _full_barracks(**changes: object) -> GameState:
+    """Two Foot fill the two-space barracks; three reserves stand in the courtyard."""
+    units = [
+        unit("Foot", "Red", "infantry", 2, "N wall foot"),
+        unit("Res", "Blue", "infantry", 3, "Courtyard"),
+        FILLER,
+    ]
+    return _set(new_game(units), "Foot", place="Barracks", **changes)
+
+
+def test_defenders_in_the_courtyard_retake_a_barracks_full_of_attackers() -> None:
+    state = _full_barracks()
+    moving, _ = play(in_phase(state, DEFENDER), "move:Res")
+    assert "to:Barracks" not in options_of(moving)  # no room to step in
+    assert board.contacts(state) == ("retake:Barracks",)
+    attackers, defenders = board.contact_sides(state, "retake:Barracks")
+    assert [f.label for f in attackers] == ["Foot #1", "Foot #2"]
+    assert [f.label for f in defenders] == ["Res #1", "Res #2", "Res #3"]
+    state, log = play(state, "end", "end")
+    assert log[-1] == "Retaking Barracks: 2 against 3"
+    assert roll_request(state).request.dice_count == 4  # two pairs
+    state, log = play(state, (3, 3, 3, 3))
+    request = roll_request(state).request
+    assert "second fights" in request.reason
+    assert request.dice_count == 2  # the spare reserve gangs up: no keep, no fighting twice
+    state, log = play(state, (3, 3))
+    assert "The barracks has fallen: fort defenders fight at -1" in log  # still held
+
+
+def test_a_barracks_full_of_attackers_can_be_won_back() -> None:
+    state = _full_barracks(wounded=True)
+    state, log = play(state, "end", "end", (1, 1, 6, 6))
+    assert "Foot #1 is killed" in log and "Foot #2 is killed" in log
+    assert where(state, "Res") == ["Courtyard"] * 3  # winning moves no one
+    assert "barracks" not in state.fallen
+    assert state.turn == 2
+    # with room again the reserves walk back in at their move
+    state, _ = play(in_phase(state, DEFENDER), "move:Res")
+    assert "to:Barracks" in options_of(state)
+
+
+def test_without_the_retake_the_full_barracks_falls_unfought() -> None:
+    # the reserves stand in the keep, not next to the barracks: no one fights the Foot
+    state = _set(_full_barracks(wounded=True), "Res", place="Keep")
+    assert board.contacts(state) == ()
+    _, log = play(state, "end", "end")
+    assert "The barracks has fallen: fort defenders fight at -1" in log
+
+
+def test_a_wall_full_of_attackers_is_retaken_by_foot_next_to_it_not_by_horse() -> None:
+    # the N wall (beside the barracks) opens on the courtyard; its tower and the barracks
+    # touch it too; horses never step onto a wall
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Bar", "Blue", "infantry", 1, "Barracks"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            unit("Horse", "Blue", "mounted", 1, "Courtyard"),
+            unit("Tower", "Blue", "infantry", 1, "NE tower"),
+            FILLER,
+        ]
+    )
+    state = _set(state, "Foot", place="N wall")
+    assert board.contacts(state) == ("retake:N wall",)
+    _, defenders = board.contact_sides(state, "retake:N wall")
+    assert [f.label for f in defenders] == ["Bar #1", "Res #1", "Tower #1"]
+    # the E wall opens only on the tower: the courtyard does not retake it
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Res", "Blue", "infantry", 2, "Courtyard"),
+            unit("Tower", "Blue", "infantry", 1, "NE tower"),
+        ]
+    )
+    state = _send_ahead(_set(state, "Foot", place="E wall"), "Foot", "N wall foot")
+    assert board.contacts(state) == ("retake:E wall",)
+    _, defenders = board.contact_sides(state, "retake:E wall")
+    assert [f.label for f in defenders] == ["Tower #1"]
+    state = _set(state, "Tower", place="Courtyard")
+    assert board.contacts(state) == ()
+
+
+def test_only_horses_retake_the_stables_and_the_gate_from_the_stables() -> None:
+    # only the defender's horses go into the stables (1.6), so only they storm it; the
+    # gate opens on the courtyard and the stables, so anyone there storms it
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            unit("Horse", "Blue", "mounted", 1, "Courtyard"),
+            FILLER,
+        ]
+    )
+    state = _put(_put(state, "Stables", "Foot #1", "Foot #2"), "Gate", "Foot #3", "Foot #4")
+    assert board.contacts(state) == ("retake:Stables", "retake:Gate")
+    _, defenders = board.contact_sides(state, "retake:Stables")
+    assert [f.label for f in defenders] == ["Horse #1"]
+    _, defenders = board.contact_sides(state, "retake:Gate")
+    assert [f.label for f in defenders] == ["Res #1", "Horse #1"]
+
+
+def test_a_tower_held_by_attackers_is_fought_at_its_corner_only() -> None:
+    # 1.8: defenders never step into a tower the enemy holds, full or not; the courtyard
+    # fights it at the corner (one contact), the wall beside it not at all
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 4, "N wall foot"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            unit("East", "Blue", "infantry", 1, "E wall"),
+        ]
+    )
+    state = replace(state, hits=(("NE tower", 7),))  # two spaces left
+    state = _put(state, "NE tower", "Foot #1", "Foot #2")
+    assert board.room(state, "NE tower", DEFENDER) == 0
+    assert board.contacts(state) == ("corner:NE tower",)
+
+
+def test_two_places_full_against_each_other_fight_once() -> None:
+    # Foot fill the barracks, guards fill the N wall beside it (two spaces left, no
+    # weapon): the Foot storm the wall, and the guards do not storm the barracks back
+    # (the same two places); the reserve in the courtyard still does
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 2, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            FILLER,
+        ],
+        wall_weapons=[],
+    )
+    state = replace(_set(state, "Foot", place="Barracks"), hits=(("N wall", 2),))
+    assert board.contacts(state) == ("retake:Barracks", "storm:N wall")
+    _, defenders = board.contact_sides(state, "retake:Barracks")
+    assert [f.label for f in defenders] == ["Res #1"]
+    attackers, defenders = board.contact_sides(state, "storm:N wall")
+    assert [f.label for f in attackers] == ["Foot #1", "Foot #2"]
+    assert [f.label for f in defenders] == ["Guard #1", "Guard #2"]
+    assert board.contacts(_set(state, "Res", place="Keep")) == ("storm:N wall",)
+    # played out: the reserve meets Foot #1 and Foot #2 gangs up on him; then the Foot
+    # storm the wall, two pairs; the guards fight no one else
+    state, log = play(state, "end", "end")
+    assert log[-1] == "Retaking Barracks: 2 against 1"
+    state, log = play(state, (3, 3), (3, 3))
+    assert log[-1] == "Storming N wall: 2 against 2"
+    state, log = play(state, (6, 6, 1, 1))
+    assert "Guard #1 is wounded" in log and "Guard #2 is wounded" in log
+    assert log[-1] == "Turn 2 begins"
+
+
+def test_which_full_places_face_each_other_is_settled_as_combat_starts() -> None:
+    # as combat starts the N wall (three spaces) is full: Foot #3 and two guards; the
+    # melee there kills a guard before the barracks is retaken, yet Guard #2 still leaves
+    # the Foot in the barracks to the storm of his wall and fights them there only
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 3, "N wall foot"),
+            unit("Guard", "Blue", "infantry", 2, "N wall"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            FILLER,
+        ],
+        wall_weapons=[],
+    )
+    state = _put(_put(state, "Barracks", "Foot #1", "Foot #2"), "N wall", "Foot #3")
+    wounded = tuple(replace(f, wounded=f.label == "Guard #1") for f in state.figures)
+    state = replace(state, figures=wounded, hits=(("N wall", 1),))
+    assert board.contacts(state) == (
+        "place:N wall",
+        "retake:N wall",
+        "retake:Barracks",
+        "storm:N wall",
+    )
+    state, log = play(state, "end", "end", (6, 1))
+    assert "Guard #1 is killed" in log
+    state, log = play(state, (3, 3))  # Guard #2 gangs up on Foot #3: a tie
+    assert log[-1] == "Retaking N wall: 1 against 1"
+    state, log = play(state, (3, 3))
+    assert log[-1] == "Retaking Barracks: 2 against 1"  # the reserve alone
+    state, log = play(state, (3, 3), (3, 3))
+    assert log[-1] == "Storming N wall: 2 against 1"
+
+
+def _full_keep_of_attackers(**changes: object) -> GameState:
+    units = [
+        unit("Foot", "Red", "infantry", 3, "N wall foot"),
+        unit("Res", "Blue", "infantry", 2, "Courtyard"),
+        FILLER,
+    ]
+    return _set(new_game(units), "Foot", place="Keep", **changes)
+
+
+def test_a_keep_full_of_attackers_is_retaken_from_the_courtyard() -> None:
+    # the defenders fight from outside the keep: none of them fights twice (1.9)
+    state = _full_keep_of_attackers(wounded=True)
+    assert board.contacts(state) == ("retake:Keep",)
+    state, log = play(state, "end", "end")
+    assert log[-1] == "Retaking Keep: 3 against 2"
+    state, log = play(state, (1, 1, 6, 6))  # both wounded Foot die
+    request = roll_request(state).request
+    assert "second fights" in request.reason
+    assert request.dice_count == 2  # the third Foot gangs up on one reserve
+    state, log = play(state, (1, 6))
+    assert "Foot #3 is killed" in log
+    assert "keep" not in state.fallen
+    assert not isinstance(RULESET.next_step(state), GameOver)
 
 
 # ----------------------------------------------------- 1.10, 1.11 engines
