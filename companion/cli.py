@@ -13,9 +13,13 @@ import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.session.events import Event
+    from companion.session.journal import Misfit
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -231,23 +235,29 @@ def _scenario_text(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from companion.session.journal import Journal, unused_name
+    from companion.session.journal import Journal, unused_name, writer_lock
     from companion.session.session import GameSession
 
     cfg = _load_config(args)
     text, name = _scenario_text(args)
     path = cfg.journal_path
+    lock = None
     if path.exists() and args.force:
         import time
 
+        lock = writer_lock(path)  # never archive the game a running box is writing
         archived = unused_name(
             path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"))
-        for suffix in ("", "-wal", "-shm"):
-            side = Path(str(path) + suffix)
-            if side.exists():
-                side.rename(str(archived) + suffix)
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                side = Path(str(path) + suffix)
+                if side.exists():
+                    side.rename(str(archived) + suffix)
+        except BaseException:
+            lock.release()
+            raise
         print(f"archived the previous game to {archived}")
-    journal = Journal(path)
+    journal = Journal(path, lock=lock)
     session = GameSession.new(journal, text, name)
     journal.close()
     print(f"new {session.ruleset.title} game: {session.record.scenario.title}")
@@ -256,15 +266,20 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from companion.session.journal import Journal
+    from companion.errors import JournalError
+    from companion.session.journal import Journal, with_salvage_advice
     from companion.session.session import GameSession
 
     cfg = _load_config(args)
     if not cfg.journal_path.exists():
         raise CompanionError(f"no game at {cfg.journal_path}; start one with 'companion new'")
-    journal = Journal(cfg.journal_path, create=False)
-    session = GameSession.resume(journal)
-    journal.close()
+    journal = Journal(cfg.journal_path, readonly=True)  # no lock: works while a game runs
+    try:
+        session = GameSession.resume(journal)
+    except JournalError as exc:
+        raise with_salvage_advice(exc) from None
+    finally:
+        journal.close()
     lines = session.describe()
     if args.json:
         print_json(
@@ -282,16 +297,19 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _journal_check(args: argparse.Namespace) -> int:
-    from companion.session.journal import Journal
+    from companion.errors import JournalError
+    from companion.session.journal import Journal, with_salvage_advice
     from companion.session.session import replay_journal
 
     cfg = _load_config(args)
     path = Path(args.journal) if args.journal else cfg.journal_path
     if not path.exists():
         raise CompanionError(f"no journal at {path}")
-    journal = Journal(path, create=False)
+    journal = Journal(path, readonly=True)
     try:
         record = replay_journal(journal)
+    except JournalError as exc:
+        raise with_salvage_advice(exc) from None
     finally:
         journal.close()
     print(
@@ -307,7 +325,7 @@ def _healthy_events(path: Path) -> int | None:
     from companion.session.session import replay
 
     try:
-        journal = Journal(path, create=False)
+        journal = Journal(path, readonly=True)
         try:
             events = [entry.event for entry in journal.entries()]
         finally:
@@ -318,12 +336,28 @@ def _healthy_events(path: Path) -> int | None:
     return len(events)
 
 
+def _first_misfit(events: list[Event]) -> Misfit | None:
+    """The first of the events that does not fit the game the ones before it make, or None."""
+    from companion.rules.core import RulesError
+    from companion.session.journal import Misfit
+    from companion.session.session import apply
+
+    record: Any = None
+    for number, event in enumerate(events, start=1):
+        try:
+            record, _ = apply(record, event)
+        except (RulesError, CompanionError) as exc:  # a scenario that no longer loads too
+            return Misfit(number, type(event).__name__, str(exc))
+    return None
+
+
 def _journal_salvage(args: argparse.Namespace) -> int:
-    from companion.session.journal import salvage
-    from companion.session.session import replay
+    from companion.session.journal import folder_error, salvage
 
     cfg = _load_config(args)
     path = Path(args.journal) if args.journal else cfg.journal_path
+    if path.is_dir():
+        raise folder_error(path)
     if not path.is_file():
         raise CompanionError(f"no journal file at {path}")
     first = None
@@ -342,20 +376,33 @@ def _journal_salvage(args: argparse.Namespace) -> int:
         print(f"{path}: {healthy} events, all readable, and the game replays; nothing to "
               "salvage (the file is left as it is)")
         return 0
-    backup, kept, left_out = salvage(path, first, check=replay)
-    print(f"kept {kept} events in {path}; the damaged file is kept at {backup}")
-    if left_out:
+    done = salvage(path, first, check=_first_misfit)
+    if done.misfit is None:
+        print(f"kept {done.kept} events in {path}; the damaged file is kept at {done.backup}")
+    else:
+        misfit = done.misfit
+        after = f" and the {done.after_misfit} events after it" if done.after_misfit else ""
+        print(f"kept {done.kept} events in {path} (events 1 to {done.kept}, which replay); "
+              f"the original file is kept at {done.backup}")
+        print(f"left out event {misfit.event} ({misfit.kind}){after}: it does not fit the "
+              f"game ({misfit.reason}); they remain in the original file")
+    if done.after_gap:
         print(
-            f"{left_out} later events were found after a gap and cannot be replayed; "
+            f"{done.after_gap} later events were found after a gap and cannot be replayed; "
             "they remain readable in the damaged file"
         )
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion.errors import JournalError
     from companion.runner import run
+    from companion.session.journal import with_salvage_advice
 
-    return run(args, _load_config(args))
+    try:
+        return run(args, _load_config(args))
+    except JournalError as exc:
+        raise with_salvage_advice(exc) from None
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from companion import config as config_module
 from companion.errors import CompanionError, HardwareError
+from companion.session.journal import Unwritable, lost_wal, unwritable
 from companion.session.salvage import wal_damage
 
 Status = Literal["ok", "absent", "skip", "warn", "fail"]
@@ -447,6 +448,10 @@ def journal_path(cfg: config_module.Config) -> Path:
 
 
 def check_journal(path: Path) -> Check:
+    if path.is_dir():
+        return Check("journal", "fail", f"{path} is a folder, not a journal file",
+                     f"move it out of the way (mv {path} {path}.folder), or set [box] "
+                     "state_dir to the folder that holds the game's journal.sqlite3")
     if not path.exists():
         if path.parent.exists() and not os.access(path.parent, os.X_OK):
             return Check(
@@ -473,6 +478,11 @@ def check_journal(path: Path) -> Check:
     damage = wal_damage(wal) if wal.is_file() else None
     if damage is not None:
         return Check("journal", "fail", f"{path}: {damage}", fix)
+    if lost_wal(path) is not None:  # asked first: opening it makes an empty -wal file
+        return Check("journal", "fail", f"{path} holds no game, but its -wal file is missing "
+                     "or empty: a copied journal's game may be in that file",
+                     f"copy {path.name}-wal from beside the original journal to {path.parent}; "
+                     "only if it really holds no game, `companion new --force` starts one")
     result: str | None = None
     tables: set[str] = set()
     error = ""
@@ -498,8 +508,62 @@ def check_journal(path: Path) -> Check:
                      "set [box] state_dir to the folder of the game's journal.sqlite3")
     if result != "ok":
         return Check("journal", "fail", f"{path}: quick_check says {result}", fix)
+    why = unwritable(path)
+    if why is not None and why.cause == "filesystem":
+        return _unwritable_journal(path, why)  # first: a game in progress may not even read
+    replayed = _replay_journal(path, fix)
+    if isinstance(replayed, Check):
+        return replayed
+    if why is not None:
+        return _unwritable_journal(path, why)
     size_kb = path.stat().st_size // 1024
-    return Check("journal", "ok", f"{path} ({size_kb} KB, quick_check ok)")
+    return Check("journal", "ok",
+                 f"{path} ({size_kb} KB, quick_check ok, {replayed} events replay)")
+
+
+def _replay_journal(path: Path, fix: str) -> int | Check:
+    """How many events the journal holds when every one reads and the game replays; else
+    the failed check, with what to do. Read-only: a running box is not disturbed."""
+    from companion.errors import JournalError
+    from companion.session.journal import Journal, misfit_event
+    from companion.session.session import replay_journal
+
+    try:
+        journal = Journal(path, readonly=True)
+        try:
+            if journal.is_empty():
+                return Check("journal", "warn", f"{path} holds no game (no event recorded)",
+                             "start the game with `companion new --system NAME` (or "
+                             "--scenario FILE)")
+            return replay_journal(journal).events
+        finally:
+            journal.close()
+    except JournalError as exc:
+        message = str(exc)
+        number = misfit_event(exc)
+        if number is not None and number > 1:  # two boxes wrote it, or the rules changed
+            return Check("journal", "fail", message,
+                         "stop the box (sudo systemctl stop companion), then run `companion "
+                         f"journal salvage`: it keeps the {number - 1} events before event "
+                         f"{number} in a fresh journal and keeps this file aside")
+        return Check("journal", "fail", message, fix)
+
+
+def _unwritable_journal(path: Path, why: Unwritable) -> Check:
+    """A journal the box cannot write (a read-only card, an immutable file) is no damage,
+    but the game cannot go on: say which."""
+    detail = f"{path} cannot be written: {why.detail}"
+    if why.cause == "filesystem":
+        return Check("journal", "fail", detail,
+                     "remount it read-write, or set [box] state_dir to a writable folder "
+                     "holding the journal (with its -wal file)")
+    if os.geteuid() != 0 and _current_user() != SERVICE_USER:
+        return Check("journal", "warn", f"{path} is not writable by this user",
+                     f"run as the service user: sudo -u {SERVICE_USER} "
+                     "/opt/companion/venv/bin/companion doctor")
+    return Check("journal", "fail", detail,
+                 f"make it writable: sudo chattr -i {path}; sudo chown -R "
+                 f"{SERVICE_USER}: {path.parent}")
 
 
 def check_python(on_pi: bool) -> Check:

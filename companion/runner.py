@@ -34,7 +34,7 @@ from companion.box import (
 from companion.config import Config
 from companion.errors import CompanionError, JournalError
 from companion.ports.display import Display
-from companion.session.journal import Journal
+from companion.session.journal import Journal, JournalBusy
 from companion.session.session import GameSession
 from companion.simtable import SimTable, sim_uid
 from companion.ui.screens import Screen, render
@@ -377,6 +377,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
 
     try:
         journal, session = open_session(cfg)
+    except JournalBusy:
+        raise  # the display belongs to the box process that holds the journal
     except CompanionError as exc:
         show_start_error(cfg, str(exc))
         raise

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.session.journal import Journal
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -291,3 +292,67 @@ def test_an_empty_journal_file_is_named_and_left_as_it_is(isolated_box_env: Path
         "CREATE TABLE events (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, payload TEXT NOT NULL,"
         " crc INTEGER NOT NULL, at REAL NOT NULL)").close()
     assert_clean_error(run_cli("journal", "check"), f"{journal}: the journal holds no game")
+
+
+def test_a_second_box_process_is_refused_while_readers_still_work(
+    isolated_box_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    assert main(["new", "--system", "on_the_frontier"]) == 0
+    running = Journal(journal, create=False)  # as the box running the game has it
+    capsys.readouterr()
+    for command in (["run", "--autoplay", "1", "--max-inputs", "5"],
+                    ["new", "--system", "on_the_frontier", "--force"]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert f"the journal {journal} is being written by another box process" in err
+        assert "sudo systemctl stop companion" in err and "companion run" in err
+    assert sorted(p.name for p in journal.parent.iterdir()) == [
+        "journal.sqlite3", "journal.sqlite3-shm", "journal.sqlite3-wal",
+        "journal.sqlite3.lock"]  # nothing archived under the running game
+    assert main(["status"]) == 0
+    assert main(["journal", "check"]) == 0
+    running.close()
+    assert main(["run", "--autoplay", "1", "--max-inputs", "5"]) == 0
+
+
+def test_a_game_that_stops_fitting_points_to_salvage_which_keeps_what_replays(
+    isolated_box_env: Path,
+) -> None:
+    import sqlite3
+    import zlib
+
+    assert run_cli("new", "--system", "tenir_le_fort").returncode == 0
+    assert run_cli("run", "--autoplay", "3", "--max-inputs", "80").returncode == 0
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    payload = json.dumps({"key": "no-such-option"})
+    db = sqlite3.connect(journal)
+    (bad,) = db.execute("SELECT seq FROM events WHERE kind = 'ChoiceMade' AND seq > 5 "
+                        "ORDER BY seq LIMIT 1").fetchone()
+    db.execute("UPDATE events SET payload = ?, crc = ? WHERE seq = ?",
+               (payload, zlib.crc32(f"ChoiceMade\n{payload}".encode()), bad))
+    db.commit()
+    db.close()
+    advice = f"run 'companion journal salvage' to keep the {bad - 1} events before it"
+    for command in (("status",), ("run", "--autoplay", "4", "--max-inputs", "5"),
+                    ("journal", "check")):
+        assert_clean_error(run_cli(*command),
+                           f"journal event {bad} (ChoiceMade) does not fit the game", advice)
+    salvaged = run_cli("journal", "salvage")
+    assert salvaged.returncode == 0, salvaged.stderr
+    assert f"kept {bad - 1} events in {journal}" in salvaged.stdout
+    assert f"left out event {bad} (ChoiceMade)" in salvaged.stdout
+    status = json.loads(run_cli("status", "--json").stdout)
+    assert status["events"] == bad - 1
+    assert run_cli("run", "--autoplay", "4", "--max-inputs", "20").returncode == 0
+
+
+def test_a_folder_where_the_journal_should_be_is_named_as_one(isolated_box_env: Path) -> None:
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    journal.mkdir(parents=True)
+    for command in (("status",), ("journal", "check"), ("journal", "salvage"),
+                    ("run", "--autoplay", "1"), ("new", "--system", "on_the_frontier")):
+        result = run_cli(*command)
+        assert_clean_error(result, f"{journal} is a folder, not a journal file",
+                           "move it out of the way")
+        assert "salvage'" not in result.stderr and "companion new" not in result.stderr

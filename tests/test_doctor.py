@@ -164,13 +164,22 @@ def test_missing_config_file_named_explicitly(
     assert "not found" in capsys.readouterr().out
 
 
+def a_game(path: Path) -> Path:
+    """A journal holding a game just started."""
+    from companion.session.journal import Journal
+    from companion.session.scenario_files import example_scenario_text
+    from companion.session.session import GameSession
+
+    journal = Journal(path)
+    GameSession.new(journal, example_scenario_text("tenir_le_fort"), "example")
+    journal.close()
+    return path
+
+
 def test_journal_ok_and_damaged(tmp_path: Path) -> None:
-    good = tmp_path / "good.sqlite3"
-    with sqlite3.connect(good) as db:
-        db.execute("create table events (n integer)")
-        db.executemany("insert into events values (?)", [(i,) for i in range(100)])
-    db.close()
-    assert doctor.check_journal(good).status == "ok"
+    good = a_game(tmp_path / "good.sqlite3")
+    result = doctor.check_journal(good)
+    assert result.status == "ok" and "1 events replay" in result.detail
 
     bad = tmp_path / "bad.sqlite3"
     bad.write_bytes(b"this is not a database" * 100)
@@ -206,12 +215,98 @@ def test_a_damaged_write_ahead_log_is_a_failed_journal(tmp_path: Path) -> None:
 def test_journal_in_state_directory(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir()
-    with sqlite3.connect(state / "journal.sqlite3") as db:
-        db.execute("create table events (x)")
-    db.close()
+    a_game(state / "journal.sqlite3")
     checks = by_name(doctor.run_checks(None, System(root=tmp_path, which=lambda _: None)))
     assert checks["journal"].status == "ok"
     assert "quick_check ok" in checks["journal"].detail
+
+
+def test_a_journal_whose_events_no_longer_fit_the_game_fails_with_salvage(
+    tmp_path: Path,
+) -> None:
+    import zlib
+
+    from companion.cli import main
+
+    path = tmp_path / "j.sqlite3"
+    assert main(["demo", "--max-inputs", "40", "--journal", str(path)]) == 1
+    payload = json.dumps({"key": "no-such-option"})
+    with sqlite3.connect(path) as db:
+        (bad,) = db.execute("SELECT seq FROM events WHERE kind = 'ChoiceMade' AND seq > 3 "
+                            "ORDER BY seq LIMIT 1").fetchone()
+        db.execute("UPDATE events SET payload = ?, crc = ? WHERE seq = ?",
+                   (payload, zlib.crc32(f"ChoiceMade\n{payload}".encode()), bad))
+    db.close()
+    result = doctor.check_journal(path)
+    assert result.status == "fail"
+    assert f"journal event {bad} (ChoiceMade) does not fit the game" in result.detail
+    assert "companion journal salvage" in result.fix
+    assert f"keeps the {bad - 1} events before event {bad}" in result.fix
+
+
+def test_a_journal_with_a_damaged_event_fails(tmp_path: Path) -> None:
+    path = a_game(tmp_path / "j.sqlite3")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 1")
+    db.close()
+    result = doctor.check_journal(path)
+    assert result.status == "fail" and "event 1 of the journal" in result.detail
+    assert "companion journal salvage" in result.fix
+
+
+def test_a_folder_in_place_of_the_journal_fails_with_move_it(tmp_path: Path) -> None:
+    folder = tmp_path / "journal.sqlite3"
+    folder.mkdir()
+    result = doctor.check_journal(folder)
+    assert (result.status, result.detail) == ("fail", f"{folder} is a folder, not a journal file")
+    assert "move it out of the way" in result.fix and "salvage" not in result.fix
+
+
+def test_a_journal_without_its_wal_is_not_called_an_empty_file(tmp_path: Path) -> None:
+    import shutil
+
+    from companion.session.journal import Journal
+    from companion.session.scenario_files import example_scenario_text
+    from companion.session.session import GameSession
+
+    live = Journal(tmp_path / "live.sqlite3")
+    GameSession.new(live, example_scenario_text("tenir_le_fort"), "example")
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copy(live.path, copy)  # the box still running: every event is in the -wal
+    live.close()
+    result = doctor.check_journal(copy)
+    assert result.status == "fail" and "-wal file is missing" in result.detail
+    assert "copy copy.sqlite3-wal from beside the original" in result.fix
+    assert not Path(f"{copy}-wal").exists()  # looking made no empty one
+
+
+def test_a_journal_on_a_read_only_file_system_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = a_game(tmp_path / "j.sqlite3")
+    real_statvfs = os.statvfs
+
+    class ReadOnly:
+        def __init__(self, real: os.statvfs_result) -> None:
+            self.f_flag = real.f_flag | os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", lambda p: ReadOnly(real_statvfs(p)))
+    result = doctor.check_journal(path)
+    assert result.status == "fail"
+    assert result.detail == f"{path} cannot be written: {tmp_path} is on a read-only file system"
+    assert "remount it read-write" in result.fix
+
+
+def test_a_journal_a_running_box_writes_is_checked_without_disturbing_it(
+    tmp_path: Path,
+) -> None:
+    from companion.session.events import ChoiceMade
+    from companion.session.journal import Journal
+
+    running = Journal(a_game(tmp_path / "j.sqlite3"), create=False)
+    assert doctor.check_journal(running.path).status == "ok"
+    running.append(ChoiceMade("fire"))  # still the box's to write
+    running.close()
 
 
 def test_a_crashing_check_is_reported_not_raised(

@@ -457,3 +457,24 @@ def test_a_box_that_cannot_start_says_why_on_its_display(
                    lines=("No game at journal.sqlite3; start one with 'companion new --system "
                           "NAME' or 'companion new --scenario FILE'.",))
     assert display.frames[0].tobytes() == render(shown).tobytes()
+
+
+def test_a_second_box_process_leaves_the_running_boxs_display_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from companion import config, runner
+    from companion.session.journal import Journal, JournalBusy
+
+    opened: list[object] = []
+    monkeypatch.setattr(runner, "open_display", lambda *args: opened.append(args))
+    cfg = config.validate({"box": {"state_dir": str(tmp_path / "state")}})
+    cfg.journal_path.parent.mkdir(parents=True)
+    holder = Journal(cfg.journal_path)  # the service, writing its game
+    try:
+        with pytest.raises(JournalBusy, match="another box process"):
+            runner.run(argparse.Namespace(ack=False, autoplay=None, script=None), cfg)
+    finally:
+        holder.close()
+    assert opened == []

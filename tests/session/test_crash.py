@@ -53,7 +53,7 @@ def start_run(seed: int, env: dict[str, str]) -> subprocess.Popen[str]:
 
 
 def journal_state(path: Path) -> tuple[int, str]:
-    journal = Journal(path)
+    journal = Journal(path, readonly=True)
     try:
         entries = journal.entries()
         assert [e.seq for e in entries] == list(range(1, len(entries) + 1)), "a gap in the journal"
@@ -91,7 +91,7 @@ def kill_and_check(kills: int, seed: int, tmp_path: Path) -> None:
         if resumed:
             # What the box rebuilt at start equals a replay of the journal as it then was.
             count, rebuilt = int(resumed[0][1]), resumed[0][2]
-            journal = Journal(journal_path)
+            journal = Journal(journal_path, readonly=True)
             prefix = [e.event for e in journal.entries()][:count]
             journal.close()
             assert replay(prefix).fingerprint() == rebuilt, f"kill {kill}: rebuilt state differs"

@@ -80,9 +80,9 @@ def test_a_damaged_or_missing_row_is_named_not_replayed(
 def test_salvage_keeps_every_readable_event_and_the_damaged_file(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq = 4").close()
-    backup, kept, left_out = salvage(path)
-    assert backup.exists()
-    assert (kept, left_out) == (3, len(EVENTS) - 4)  # replay stops at the gap
+    done = salvage(path)
+    assert done.backup.exists()
+    assert (done.kept, done.after_gap) == (3, len(EVENTS) - 4)  # replay stops at the gap
     assert [e.event for e in Journal(path).entries()] == EVENTS[:3]
 
 
@@ -115,7 +115,7 @@ def test_salvage_of_truncated_journal_keeps_the_readable_start(tmp_path: Path) -
     journal.close()
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-    _, kept, _ = salvage(path)
+    kept = salvage(path).kept
     events = [e.event for e in Journal(path).entries()]
     assert kept == len(events) and 0 < kept < 300
     assert events == [ChoiceMade(f"choice-{i}-" + "x" * 60) for i in range(kept)]
@@ -142,8 +142,8 @@ def test_salvage_given_the_scenario_keeps_the_events_after_it(tmp_path: Path) ->
     path = tmp_path / "j.sqlite3"
     _with_first_row_damaged(path)
     checked: list[list[object]] = []
-    backup, kept, left_out = salvage(path, EVENTS[0], check=checked.append)
-    assert (kept, left_out) == (len(EVENTS), 0) and backup.exists()
+    done = salvage(path, EVENTS[0], check=checked.append)
+    assert (done.kept, done.after_gap) == (len(EVENTS), 0) and done.backup.exists()
     assert checked == [EVENTS]
     assert [e.event for e in Journal(path).entries()] == EVENTS
 
@@ -199,8 +199,7 @@ def test_a_wal_damaged_in_the_middle_is_refused_and_salvaged_whole(tmp_path: Pat
     with pytest.raises(JournalError, match=r"write-ahead log is damaged.*journal salvage"):
         Journal(copy)
     assert Path(f"{copy}-wal").read_bytes() == damaged  # nothing checkpointed away
-    _, kept, _ = salvage(copy)
-    assert kept == 200
+    assert salvage(copy).kept == 200
 
 
 def test_salvage_reads_on_when_the_first_page_is_lost(tmp_path: Path) -> None:
@@ -212,8 +211,7 @@ def test_salvage_reads_on_when_the_first_page_is_lost(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     data[:4096] = bytes(4096)  # the header and the schema
     path.write_bytes(bytes(data))
-    _, kept, _ = salvage(path)
-    assert kept > 150
+    assert salvage(path).kept > 150
 
 
 def test_a_second_salvage_keeps_the_first_backup(tmp_path: Path) -> None:
@@ -221,7 +219,7 @@ def test_a_second_salvage_keeps_the_first_backup(tmp_path: Path) -> None:
     backups = []
     for _ in range(2):
         _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq = 4").close()
-        backups.append(salvage(path)[0])
+        backups.append(salvage(path).backup)
     assert backups[0] != backups[1] and all(b.exists() for b in backups)
     assert unused_name(backups[0]) != backups[0]
 
