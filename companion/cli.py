@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.argtypes import whole_number
 from companion.errors import CompanionError
 
 if TYPE_CHECKING:
@@ -173,7 +174,8 @@ def _parse_dice(text: str) -> list[int]:
     from companion.rules.core import RulesError
 
     try:
-        return [int(part) for part in text.replace(" ", "").split(",") if part]
+        # commas or spaces: "6,5,1", "6, 5, 1" and "6 5 1" are the same three dice
+        return [int(part) for part in text.replace(",", " ").split()]
     except ValueError:
         raise RulesError(
             f"--dice {text!r}: write the dice as numbers separated by commas, e.g. --dice 6,5,1"
@@ -470,11 +472,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--camera-fails-after",
-        type=int,
+        type=whole_number(0),
         metavar="N",
         help="unplug the simulated camera after N rolls (manual entry takes over)",
     )
-    p.add_argument("--max-inputs", type=int, default=2000, help="stop after this many inputs")
+    p.add_argument("--max-inputs", type=whole_number(1), default=2000,
+                   help="stop after this many inputs")
     p.add_argument("--journal", metavar="FILE", type=Path,
                    help="write the game's journal here (default: a new temporary folder)")
 

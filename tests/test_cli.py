@@ -356,3 +356,28 @@ def test_a_folder_where_the_journal_should_be_is_named_as_one(isolated_box_env: 
         assert_clean_error(result, f"{journal} is a folder, not a journal file",
                            "move it out of the way")
         assert "salvage'" not in result.stderr and "companion new" not in result.stderr
+
+
+@pytest.mark.parametrize("dice", ["6,5", "6, 5", "6 5"])
+def test_dice_may_be_written_with_commas_or_spaces(
+    dice: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["resolve", "tenir_le_fort", "ammunition", "--dice", dice]) == 0
+    assert "11: low ammo" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["demo", "--camera-fails-after", "-1"], "--camera-fails-after"),
+        (["demo", "--max-inputs", "0"], "--max-inputs"),
+        (["dice", "bench", ".", "--threads", "-5"], "--threads"),
+    ],
+)
+def test_counts_below_their_least_are_refused_naming_the_option(
+    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert f"argument {option}: " in capsys.readouterr().err

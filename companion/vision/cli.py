@@ -19,6 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.argtypes import whole_number
+
 from .bench import IMAGE_SUFFIXES, run_bench
 from .calibrate import calibrate_from_frames
 from .imageio import MAX_PIXELS, image_reduction, load_image
@@ -62,7 +64,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     p = sub.add_parser("bench", help="accuracy and speed on a YOLO-labelled folder")
     p.add_argument("directory", type=Path)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--threads", type=int, default=1,
+    p.add_argument("--threads", type=whole_number(1), default=1,
                    help="OpenCV threads (default 1: the one-core figure)")
     common(p)
     p.set_defaults(func=cmd_bench)
@@ -71,7 +73,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     p.add_argument("--from", dest="source", type=Path, nargs="*", default=[],
                    help="image files or folders showing dice with the logo face up")
     p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
-    p.add_argument("--frames", type=int, default=5, help="frames to grab from the camera")
+    p.add_argument("--frames", type=whole_number(1), default=5,
+                   help="frames to grab from the camera")
     p.add_argument("--value", type=int, default=6, help="the value the logo stands for")
     p.add_argument("--name", default="logo", help="a name for this dice set")
     common(p)
@@ -81,7 +84,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     p.add_argument("--from", dest="source", type=Path, nargs="*", default=[],
                    help="image files or folders of the tray (empty, or a few dice lying flat)")
     p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
-    p.add_argument("--frames", type=int, default=5)
+    p.add_argument("--frames", type=whole_number(1), default=5)
     p.add_argument("--tray", default=None, help="tray floor as X,Y,W,H pixels (override)")
     p.add_argument("--corners", default=None,
                    help="the tray floor's four corners as X1,Y1,...,X4,Y4 pixels, for a "
