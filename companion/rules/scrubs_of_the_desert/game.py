@@ -1051,8 +1051,9 @@ def _moved(state: GameState, outcome: Outcome) -> _Result:
             "unlimbers it"
         )
     state = state.with_band(b)
-    state, spotted = _spot(state, b.name)
-    # A unit that rolls 0" stays where it stood, so its fire keeps the +1 for not moving.
+    # A unit that rolls 0" stays where it stood: it has not moved, so a hidden unit stays
+    # unseen and its fire keeps the +1 for not moving.
+    state, spotted = _spot(state, b.name) if inches else (state, ())
     state = _to(state, "order", moved=inches > 0)
     if c.charging:
         return _r(_to(state, "contact"), *lines, *spotted)

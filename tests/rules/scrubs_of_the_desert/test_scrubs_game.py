@@ -679,6 +679,8 @@ def test_units_that_move_are_spotted_and_sighting_ranges() -> None:
     assert 'Riflemen are beyond 24": no sighting' in log
     assert options(state) == {"skip"}  # one try a hidden unit an activation
     state, _ = play(state, "skip", "stay", "hold", [0, 9], "unit:Riflemen", "move", "rough")
+    stood, log = play(state, [0, 0, 0])  # 0": it has not moved, so it stays unseen
+    assert 'Riflemen move 0"' in log[0] and not stood.band("Riflemen").spotted
     state, log = play(state, [1, 2, 3])
     assert "Riflemen give themselves away: spotted" in log and state.band("Riflemen").spotted
 
