@@ -1050,7 +1050,7 @@ def _after_hero_gun(s: GameState, key: str, tx: Tx) -> GameState:
 def _move_params(s: GameState, u: UnitState, mode: str) -> dict[str, int | bool | str]:
     return {
         "side": u.side,
-        "kind": "mounted" if u.kind == "mounted" else "foot",
+        "kind": u.kind if u.kind in ("mounted", "supply") else "foot",
         "mode": mode,
         "leader": led(s, u),
         "carrying": burdened(s, u),

@@ -167,7 +167,13 @@ class MoveSituation:
 # ------------------------------------------------------------------ actions
 
 SIDE = Param("side", ParamKind.CHOICE, "which side moves", "Arab", choices=("Arab", "FFL"))
-KIND = Param("kind", ParamKind.CHOICE, "foot 2d6, mounted 4d6", "foot", choices=("foot", "mounted"))
+KIND = Param(
+    "kind",
+    ParamKind.CHOICE,
+    "foot 2d6, mounted 4d6, the FFL supply train 2d6 (not a squad: no leaderless die dropped)",
+    "foot",
+    choices=("foot", "mounted", "supply"),
+)
 LEADER = Param("leader", ParamKind.BOOL, "a leader is attached (extra die, drop low)", False)
 PINNED = Param("pinned", ParamKind.BOOL, "the unit is pinned (needs a 5-6 to move)", False)
 BERSERK = Param("berserk", ParamKind.BOOL, "the unit is already berserk (+1 die)", False)
@@ -194,7 +200,8 @@ def move_situation(p: Params) -> MoveSituation:
         side=side,
         base_dice=base,
         leader=leader,
-        leaderless_ffl=side == "FFL" and not leader,
+        # the drop-the-lowest rule is for a squad without its sergeant, not the supply train
+        leaderless_ffl=side == "FFL" and not leader and p["kind"] != "supply",
         carrying=bool(p["carrying"]),
         charge=mode == "charge",
         counter_charge=mode == "counter_charge",

@@ -152,7 +152,7 @@ AMMO_DIVISOR: dict[str, int] = {"normal": 1, "half": 2, "third": 3}
 
 # ------------------------------------------------------------ movement
 
-BASE_MOVE_DICE: dict[str, int] = {"foot": 2, "mounted": 4}
+BASE_MOVE_DICE: dict[str, int] = {"foot": 2, "mounted": 4, "supply": 2}
 MOVE_AND_FIRE_DICE = 1
 MAXIM_MOVE_DICE: dict[int, int] = {1: 1, 2: 2}  # by men pushing it (two or more: 2d6)
 ARTILLERY_MOVE_DICE = 1

@@ -48,6 +48,10 @@ def test_leaderless_ffl_drop_the_low_die() -> None:
     assert run("move", [2, 6], side="FFL", leader=False).headline == 6
 
 
+def test_the_supply_train_is_no_squad_and_keeps_both_dice() -> None:
+    assert run("move", [2, 6], side="FFL", leader=False, kind="supply").headline == 8
+
+
 def test_ffl_carrying_wounded_or_dead_officer_lose_the_low_die() -> None:
     # sergeant's die dropped, then one more for the burden: keep the best of three
     assert run("move", [2, 3, 6], side="FFL", leader=True, carrying=True).headline == 6
