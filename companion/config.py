@@ -128,6 +128,13 @@ class Config:
     def journal_path(self) -> Path:
         return self.state_dir / "journal.sqlite3"
 
+    @property
+    def chip_registry_path(self) -> Path:
+        """[chips] registry, else chips.toml in the state folder (one answer for the box,
+        the chips commands and doctor)."""
+        configured = str(self["chips"]["registry"])
+        return Path(configured).expanduser() if configured else self.state_dir / "chips.toml"
+
 
 def _check(where: str, key: str, value: Any, spec: _Spec) -> Any:
     default, allowed = spec

@@ -358,6 +358,21 @@ def check_chip_reader(system: System, on_pi: bool, chips: Any, i2c_port: int) ->
     )
 
 
+def check_chip_registry(path: Path) -> Check:
+    """The enrolled chips: a broken file would otherwise show up at the table as a fault."""
+    from companion.chips.registry import ChipRegistry
+
+    if not path.exists():
+        return Check("chip registry", "warn", f"{path}: no chips enrolled yet",
+                     "enrol the chips: companion chips enroll --names-from SCENARIO")
+    try:
+        entries = ChipRegistry.load(path).entries()
+    except CompanionError as exc:
+        return Check("chip registry", "fail", str(exc),
+                     "fix the line it names, or enrol the chips again (companion chips enroll)")
+    return Check("chip registry", "ok", f"{path}: {len(entries)} chips enrolled")
+
+
 def _groups_of(user: str) -> set[str] | None:
     try:
         entry = pwd.getpwnam(user)
@@ -651,6 +666,17 @@ def run_checks(config_path: str | None, system: System | None = None) -> list[Ch
                     f'set [box] hardware = "pi" in {cfg.path or config_module.DEFAULT_PATH}',
                 )
             )
+        elif not on_pi and cfg.hardware == "pi":
+            results.append(
+                Check(
+                    "config",
+                    "fail",
+                    f"{where}: hardware = pi, but this is not a Raspberry Pi: the box would "
+                    "stop at start with no GPIO",
+                    'run it on the Pi, or set [box] hardware = "sim" to play with simulated '
+                    "hardware here",
+                )
+            )
         else:
             results.append(Check("config", "ok", f"{where} (hardware = {cfg.hardware})"))
 
@@ -685,6 +711,8 @@ def run_checks(config_path: str | None, system: System | None = None) -> list[Ch
     results.extend(_guard("camera", lambda: check_camera(
         system, on_pi, str(camera["source"]), reader, str(camera["path"]))))
     results.extend(_guard("chip reader", lambda: check_chip_reader(system, on_pi, chips, port)))
+    if reader != "sim":
+        results.extend(_guard("chip registry", lambda: check_chip_registry(cfg.chip_registry_path)))
     results.extend(_guard("groups", lambda: check_groups(system, on_pi)))
     jpath = journal_path(cfg)
     results.extend(_guard("disk", lambda: check_disk(jpath.parent)))

@@ -578,7 +578,7 @@ def make_feeds(
     camera = CameraFeed(lambda: open_camera(cfg["camera"], cfg.hardware),
                         lambda: settle_detector(cfg, kinds), post, on_frame=latest.put)
     settings = cfg["chips"]
-    registry_path = Path(settings["registry"] or cfg.state_dir / "chips.toml")
+    registry_path = cfg.chip_registry_path
     chips = ChipFeed(
         lambda: open_reader(settings["reader"], settings, camera_frames=latest.get),
         lambda: ChipRegistry.load(registry_path), post,

@@ -13,6 +13,7 @@ import pytest
 from journal_copies import crash_copy, damage_the_middle_of_its_wal
 
 from companion import doctor
+from companion.chips.registry import ChipRegistry
 from companion.doctor import Check, System
 
 
@@ -361,3 +362,31 @@ def test_a_files_camera_is_checked_not_skipped(
     result = doctor.check_camera(System(root=tmp_path), False, "files", "rc522", where)
     assert result.status == status and detail in result.detail
     assert status == "ok" or "[camera] path" in result.fix
+
+
+def test_the_chip_registry_is_checked_when_chips_are_read(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    registry = tmp_path / "chips.toml"
+    config.write_text(f'[chips]\nreader = "usb-hid"\nregistry = "{registry}"\n')
+    empty = tmp_path / "root"
+    empty.mkdir()
+    desktop = System(root=empty, which=lambda _: None, user="pi")
+    check = by_name(doctor.run_checks(str(config), desktop))["chip registry"]
+    assert check.status == "warn" and "no chips enrolled yet" in check.detail
+    registry.write_text("[chips\n")
+    results = doctor.run_checks(str(config), desktop)
+    check = by_name(results)["chip registry"]
+    assert check.status == "fail" and "not valid TOML" in check.detail and check.fix
+    assert doctor.exit_code(results) == 1
+    ChipRegistry().enroll("04A1B2C3", "Legion 1").save(registry)
+    check = by_name(doctor.run_checks(str(config), desktop))["chip registry"]
+    assert check.status == "ok" and "1 chips enrolled" in check.detail
+
+
+def test_hardware_pi_off_a_pi_fails_with_its_fix(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[box]\nhardware = "pi"\n')
+    results = doctor.run_checks(str(config), System(root=tmp_path, which=lambda _: None))
+    check = by_name(results)["config"]
+    assert check.status == "fail" and "not a Raspberry Pi" in check.detail
+    assert 'hardware = "sim"' in check.fix and doctor.exit_code(results) == 1

@@ -33,8 +33,6 @@ from companion.chips.registry import ROLES, ChipRegistry, ChipRegistryError, che
 from companion.chips.sheet import DEFAULT_DIAMETER_MM, Sticker, render_sheets, save_sheets
 from companion.errors import CompanionError
 
-REGISTRY_FILE = "chips.toml"
-
 
 class ChipsError(CompanionError):
     """A bad argument or input file for a chips command."""
@@ -128,9 +126,7 @@ def _config(args: argparse.Namespace) -> config_module.Config:
 def registry_path(args: argparse.Namespace) -> Path:
     if getattr(args, "registry", None):
         return Path(args.registry)
-    cfg = _config(args)
-    configured = str(cfg["chips"]["registry"])
-    return Path(configured).expanduser() if configured else cfg.state_dir / REGISTRY_FILE
+    return _config(args).chip_registry_path
 
 
 # ---------------------------------------------------------------- names files
