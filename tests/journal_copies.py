@@ -3,8 +3,12 @@ doctor tests)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from companion.session.events import ChoiceMade
 from companion.session.journal import Journal
@@ -29,3 +33,17 @@ def damage_the_middle_of_its_wal(journal: Path) -> bytes:
     data[len(data) // 3 : len(data) // 3 + 5000] = bytes(5000)
     wal.write_bytes(bytes(data))
     return bytes(data)
+
+
+def pretend_read_only_file_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every folder reports itself mounted read-only (as a card remounted so after errors)."""
+    real_statvfs = os.statvfs
+
+    class ReadOnly:
+        def __init__(self, real: os.statvfs_result) -> None:
+            self.f_flag = real.f_flag | os.ST_RDONLY
+
+    def statvfs(path: Any) -> ReadOnly:
+        return ReadOnly(real_statvfs(path))
+
+    monkeypatch.setattr(os, "statvfs", statvfs)

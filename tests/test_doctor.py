@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from journal_copies import crash_copy, damage_the_middle_of_its_wal
+from journal_copies import crash_copy, damage_the_middle_of_its_wal, pretend_read_only_file_system
 
 from companion import doctor
 from companion.chips.registry import ChipRegistry
@@ -285,13 +285,7 @@ def test_a_journal_on_a_read_only_file_system_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = a_game(tmp_path / "j.sqlite3")
-    real_statvfs = os.statvfs
-
-    class ReadOnly:
-        def __init__(self, real: os.statvfs_result) -> None:
-            self.f_flag = real.f_flag | os.ST_RDONLY
-
-    monkeypatch.setattr(os, "statvfs", lambda p: ReadOnly(real_statvfs(p)))
+    pretend_read_only_file_system(monkeypatch)
     result = doctor.check_journal(path)
     assert result.status == "fail"
     assert result.detail == f"{path} cannot be written: {tmp_path} is on a read-only file system"

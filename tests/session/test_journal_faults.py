@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from journal_copies import pretend_read_only_file_system
 
 from companion.cli import main
 from companion.errors import JournalError
@@ -294,13 +295,7 @@ def test_a_read_only_file_system_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _journal(tmp_path / "j.sqlite3")
-    real_statvfs = os.statvfs
-
-    class ReadOnly:
-        def __init__(self, real: os.statvfs_result) -> None:
-            self.f_flag = real.f_flag | os.ST_RDONLY
-
-    monkeypatch.setattr(os, "statvfs", lambda p: ReadOnly(real_statvfs(p)))
+    pretend_read_only_file_system(monkeypatch)
     with pytest.raises(JournalError, match=(
             rf"cannot be written: {tmp_path} is on a read-only file system; remount it "
             "read-write")):
