@@ -202,6 +202,12 @@ def fall_back_place(state: GameState, figure: Figure) -> str:
     here = layout.place(figure.place)
     if figure.side == ATTACKER and here.kind == "wall":
         return layout.foot_of(here.name)
+    if figure.side == ATTACKER and here.kind == "tower":
+        # a fallen tower is a heap of rubble, no way into the fort (1.4.2): its attackers
+        # go back down outside, at the foot of a wall it joins
+        walls = [n for n in layout.neighbours(here.name) if layout.place(n).kind == "wall"]
+        if walls:
+            return layout.foot_of(walls[0])
     return layout.courtyard
 
 

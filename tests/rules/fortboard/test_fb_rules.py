@@ -338,6 +338,16 @@ def test_fallen_tower_is_rubble_and_its_men_fall_back() -> None:
     assert set(where(state, "Bows")) == {"Courtyard"}
 
 
+def test_attackers_in_a_fallen_tower_go_back_down_outside() -> None:
+    # the rubble gives no way in (1.4.2): not into the courtyard, but to a wall's foot
+    state = _with_the_catapult(unit("Bows", "Blue", "archer", 1, "Courtyard"))
+    state = replace(_put(state, "NE tower", "Foot #1"), hits=(("NE tower", 8),))
+    state, log = play(state, "shoot:Cat", "hit:NE tower", (1, 1))
+    assert "NE tower is a heap of rubble" in log
+    [place] = {f.place for f in state.figures if f.label == "Foot #1"}
+    assert place.endswith(" foot") and place != "Courtyard"
+
+
 def test_wall_hit_knocks_out_a_space_and_may_hit_the_weapon() -> None:
     state = _with_the_catapult(unit("Guard", "Blue", "infantry", 2, "N wall"))
     state, log = play(state, "shoot:Cat", "hit:N wall", (2, 2))
