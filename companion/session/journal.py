@@ -353,7 +353,13 @@ class Journal:
                 (kind, payload, _crc(kind, payload), time.time() if at is None else at),
             )
         except sqlite3.DatabaseError as exc:
-            raise JournalError(f"cannot write to the journal {self.path} ({exc})") from None
+            full = "full" in str(exc)
+            advice = ("free some space on the card ('companion doctor' shows how much is "
+                      "left)" if full else "check the card ('companion doctor')")
+            raise JournalError(
+                f"cannot write to the journal {self.path} ({exc}); {advice}, then "
+                "'companion run' resumes the game: every event recorded before is kept"
+            ) from None
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 

@@ -264,13 +264,15 @@ def cmd_read(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             frame = load_image(path)
+            reading = reader.read(frame)
         except VisionError as e:
+            # in a batch, name the file (a frame's own checks do not know it) and go on
+            message = str(e) if str(path) in str(e) else f"{path}: {e}"
             if len(args.images) == 1:
-                raise
-            print(f"error: {e}", file=sys.stderr)
+                raise VisionError(message) from None
+            print(f"error: {message}", file=sys.stderr)
             status = 1
             continue
-        reading = reader.read(frame)
         if args.overlay is not None:
             cv2.imwrite(str(args.overlay / (path.stem + ".overlay.jpg")),
                         draw_overlay(frame, reading))

@@ -315,3 +315,27 @@ def test_an_immutable_journal_is_read_only_not_damaged(tmp_path: Path) -> None:
         reader.close()
     finally:
         subprocess.run(["chattr", "-i", str(path)], check=False)
+
+
+def test_a_full_card_says_what_to_do_and_keeps_what_was_recorded(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    journal.append(ChoiceMade("first"))
+    real = journal.db
+
+    class FullCard:
+        def execute(self, *args: object) -> object:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        def close(self) -> None:
+            real.close()
+
+    journal.db = FullCard()  # type: ignore[assignment]
+    with pytest.raises(JournalError, match=(
+            r"\(database or disk is full\); free some space on the card \('companion doctor' "
+            r"shows how much is left\), then 'companion run' resumes the game: every event "
+            r"recorded before is kept")):
+        journal.append(ChoiceMade("second"))
+    journal.close()
+    reader = Journal(tmp_path / "j.sqlite3", readonly=True)
+    assert [entry.event for entry in reader.entries()] == [ChoiceMade("first")]
+    reader.close()

@@ -61,6 +61,18 @@ def test_read_non_image_is_a_vision_error(tmp_path: Path) -> None:
         _run(["dice", "read", str(bad)])
 
 
+def test_a_batch_names_the_frame_it_cannot_read_and_reads_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.zeros((1, 1, 3), np.uint8))  # an image, but no tray in it
+    sample = DATA_DIR / "sample-1.jpg"
+    assert _run(["dice", "read", str(tiny), str(sample), "--store", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    assert f"error: {tiny}: the frame is 1x1 pixels, too small to read dice" in err
+    assert out.startswith(f"{sample}: ")
+
+
 def test_bench_on_shipped_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(["dice", "bench", str(DATA_DIR), "--json", "--store", str(tmp_path)]) == 0
     res = json.loads(capsys.readouterr().out)
