@@ -177,6 +177,14 @@ def a_game(path: Path) -> Path:
     return path
 
 
+def fails_towards_salvage(path: Path, saying: str) -> Check:
+    """doctor's journal check fails, saying `saying`, and its fix is the salvage."""
+    result = doctor.check_journal(path)
+    assert result.status == "fail" and saying in result.detail, result
+    assert "companion journal salvage" in result.fix
+    return result
+
+
 def test_journal_ok_and_damaged(tmp_path: Path) -> None:
     good = a_game(tmp_path / "good.sqlite3")
     result = doctor.check_journal(good)
@@ -184,9 +192,7 @@ def test_journal_ok_and_damaged(tmp_path: Path) -> None:
 
     bad = tmp_path / "bad.sqlite3"
     bad.write_bytes(b"this is not a database" * 100)
-    result = doctor.check_journal(bad)
-    assert result.status == "fail"
-    assert "companion journal salvage" in result.fix
+    fails_towards_salvage(bad, "damaged")
 
     assert doctor.check_journal(tmp_path / "absent.sqlite3").status == "ok"
 
@@ -208,9 +214,7 @@ def test_a_damaged_write_ahead_log_is_a_failed_journal(tmp_path: Path) -> None:
     # SQLite's own quick_check reads the log up to the damage and finds nothing wrong.
     copy = crash_copy(tmp_path, 200)
     damage_the_middle_of_its_wal(copy)
-    result = doctor.check_journal(copy)
-    assert result.status == "fail" and "write-ahead log is damaged" in result.detail
-    assert "companion journal salvage" in result.fix
+    fails_towards_salvage(copy, "write-ahead log is damaged")
 
 
 def test_journal_in_state_directory(tmp_path: Path) -> None:
@@ -238,10 +242,7 @@ def test_a_journal_whose_events_no_longer_fit_the_game_fails_with_salvage(
         db.execute("UPDATE events SET payload = ?, crc = ? WHERE seq = ?",
                    (payload, zlib.crc32(f"ChoiceMade\n{payload}".encode()), bad))
     db.close()
-    result = doctor.check_journal(path)
-    assert result.status == "fail"
-    assert f"journal event {bad} (ChoiceMade) does not fit the game" in result.detail
-    assert "companion journal salvage" in result.fix
+    result = fails_towards_salvage(path, f"journal event {bad} (ChoiceMade) does not fit")
     assert f"keeps the {bad - 1} events before event {bad}" in result.fix
 
 
@@ -250,9 +251,7 @@ def test_a_journal_with_a_damaged_event_fails(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("UPDATE events SET crc = crc + 1 WHERE seq = 1")
     db.close()
-    result = doctor.check_journal(path)
-    assert result.status == "fail" and "event 1 of the journal" in result.detail
-    assert "companion journal salvage" in result.fix
+    fails_towards_salvage(path, "event 1 of the journal")
 
 
 def test_a_folder_in_place_of_the_journal_fails_with_move_it(tmp_path: Path) -> None:

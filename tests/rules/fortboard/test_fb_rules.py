@@ -776,14 +776,20 @@ def test_a_stormed_keep_can_be_taken() -> None:
 # ------------------------------------------ 1.12 defenders storm full places too
 
 
-def _full_barracks(**changes: object) -> GameState:
-    """Two Foot fill the two-space barracks; three reserves stand in the courtyard."""
+def _attackers_fill(place: str, *, foot: int, reserves: int, **changes: object) -> GameState:
+    """`foot` Foot fill `place` (a building with as many spaces); `reserves` Blue
+    reserves stand in the courtyard beside it."""
     units = [
-        unit("Foot", "Red", "infantry", 2, "N wall foot"),
-        unit("Res", "Blue", "infantry", 3, "Courtyard"),
+        unit("Foot", "Red", "infantry", foot, "N wall foot"),
+        unit("Res", "Blue", "infantry", reserves, "Courtyard"),
         FILLER,
     ]
-    return _set(new_game(units), "Foot", place="Barracks", **changes)
+    return _set(new_game(units), "Foot", place=place, **changes)
+
+
+def _full_barracks(**changes: object) -> GameState:
+    """Two Foot fill the two-space barracks; three reserves stand in the courtyard."""
+    return _attackers_fill("Barracks", foot=2, reserves=3, **changes)
 
 
 def test_defenders_in_the_courtyard_retake_a_barracks_full_of_attackers() -> None:
@@ -893,19 +899,22 @@ def test_a_tower_held_by_attackers_is_fought_at_its_corner_only() -> None:
     assert board.contacts(state) == ("corner:NE tower",)
 
 
+def _guards_on_the_n_wall_and_a_reserve(*, foot: int) -> GameState:
+    """`foot` Foot below the N wall (no wall weapon), two Guards on it and one Blue
+    reserve in the courtyard, beside the barracks: where full places face each other."""
+    units = [
+        *foot_and_guard(foot=foot, guard=2, guard_at="N wall"),
+        unit("Res", "Blue", "infantry", 1, "Courtyard"),
+        FILLER,
+    ]
+    return new_game(units, wall_weapons=[])
+
+
 def test_two_places_full_against_each_other_fight_once() -> None:
     # Foot fill the barracks, guards fill the N wall beside it (two spaces left, no
     # weapon): the Foot storm the wall, and the guards do not storm the barracks back
     # (the same two places); the reserve in the courtyard still does
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 2, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-            unit("Res", "Blue", "infantry", 1, "Courtyard"),
-            FILLER,
-        ],
-        wall_weapons=[],
-    )
+    state = _guards_on_the_n_wall_and_a_reserve(foot=2)
     state = replace(_set(state, "Foot", place="Barracks"), hits=(("N wall", 2),))
     assert board.contacts(state) == ("retake:Barracks", "storm:N wall")
     _, defenders = board.contact_sides(state, "retake:Barracks")
@@ -929,15 +938,7 @@ def test_which_full_places_face_each_other_is_settled_as_combat_starts() -> None
     # as combat starts the N wall (three spaces) is full: Foot #3 and two guards; the
     # melee there kills a guard before the barracks is retaken, yet Guard #2 still leaves
     # the Foot in the barracks to the storm of his wall and fights them there only
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 3, "N wall foot"),
-            unit("Guard", "Blue", "infantry", 2, "N wall"),
-            unit("Res", "Blue", "infantry", 1, "Courtyard"),
-            FILLER,
-        ],
-        wall_weapons=[],
-    )
+    state = _guards_on_the_n_wall_and_a_reserve(foot=3)
     state = _put(_put(state, "Barracks", "Foot #1", "Foot #2"), "N wall", "Foot #3")
     wounded = tuple(replace(f, wounded=f.label == "Guard #1") for f in state.figures)
     state = replace(state, figures=wounded, hits=(("N wall", 1),))
@@ -957,18 +958,9 @@ def test_which_full_places_face_each_other_is_settled_as_combat_starts() -> None
     assert log[-1] == "Storming N wall: 2 against 1"
 
 
-def _full_keep_of_attackers(**changes: object) -> GameState:
-    units = [
-        unit("Foot", "Red", "infantry", 3, "N wall foot"),
-        unit("Res", "Blue", "infantry", 2, "Courtyard"),
-        FILLER,
-    ]
-    return _set(new_game(units), "Foot", place="Keep", **changes)
-
-
 def test_a_keep_full_of_attackers_is_retaken_from_the_courtyard() -> None:
     # the defenders fight from outside the keep: none of them fights twice (1.9)
-    state = _full_keep_of_attackers(wounded=True)
+    state = _attackers_fill("Keep", foot=3, reserves=2, wounded=True)
     assert board.contacts(state) == ("retake:Keep",)
     state, log = play(state, "end", "end")
     assert log[-1] == "Retaking Keep: 3 against 2"
