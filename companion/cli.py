@@ -397,12 +397,20 @@ def _journal_salvage(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion.errors import JournalError
-    from companion.runner import run
+    from companion import config
+    from companion.errors import ConfigError, JournalError
+    from companion.runner import run, show_start_error
     from companion.session.journal import with_salvage_advice
 
     try:
-        return run(args, _load_config(args))
+        cfg = _load_config(args)
+    except ConfigError as exc:
+        fallback = config.settings_for_an_error_screen(
+            getattr(args, "config", None), hardware=getattr(args, "hw", None))
+        show_start_error(fallback, str(exc), title="Config refused")
+        raise
+    try:
+        return run(args, cfg)
     except JournalError as exc:
         raise with_salvage_advice(exc) from None
 

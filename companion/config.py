@@ -8,6 +8,7 @@ a test checks it matches `DEFAULTS`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tomllib
@@ -289,14 +290,59 @@ def _check_pins(where: str, raw: Mapping[str, Mapping[str, Any]]) -> None:
         jobs[pin] = f"[{section}] {key}"
 
 
+def _config_file(path: Path | str | None) -> tuple[Path, bool]:
+    """The file to read and whether it was named (a named one must exist)."""
+    explicit = path if path is not None else os.environ.get(CONFIG_ENV) or None
+    return (Path(explicit) if explicit else DEFAULT_PATH), bool(explicit)
+
+
+#: Where Linux names the board; a Raspberry Pi's says "Raspberry Pi 5 Model B Rev 1.0".
+BOARD_MODEL_FILE = Path("/proc/device-tree/model")
+
+
+def settings_for_an_error_screen(
+    path: Path | str | None = None, *, hardware: str | None = None,
+    board_model_file: Path = BOARD_MODEL_FILE,
+) -> Config:
+    """What a box whose config was refused can still use to say so on its display.
+
+    The referee reads the OLED, not the log, and a refused config otherwise leaves the
+    panel dark. Each [box] hardware and [display] setting of the file that passes on its
+    own is kept and the rest are defaults (a file that is not TOML at all gives all
+    defaults); with no usable hardware setting, a Raspberry Pi is taken to be the box.
+    """
+    file, _named = _config_file(path)
+    try:
+        data: Any = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = {}
+    raw = {section: dict(values) for section, values in DEFAULTS.items()}
+    try:
+        on_a_pi = board_model_file.read_bytes().startswith(b"Raspberry Pi")
+    except OSError:
+        on_a_pi = False
+    raw["box"]["hardware"] = "pi" if on_a_pi else "sim"
+    for section, keys in (("box", ("hardware",)), ("display", tuple(SCHEMA["display"]))):
+        values = data.get(section)
+        for key in keys if isinstance(values, dict) else ():
+            # A setting that fails its own check is (part of) what was refused.
+            with contextlib.suppress(ConfigError):
+                if key in values:
+                    raw[section][key] = _check("", f"{section}.{key}", values[key],
+                                               SCHEMA[section][key])
+    override = hardware or os.environ.get(HW_ENV)
+    if override in SCHEMA["box"]["hardware"][1]:
+        raw["box"]["hardware"] = override
+    return Config(path=None, raw=raw)
+
+
 def load(path: Path | str | None = None, *, hardware: str | None = None) -> Config:
     """Load and validate the config: explicit path, then $COMPANION_CONFIG, then default.
 
     An explicitly named file must exist; the default one may be absent.
     `hardware` or $COMPANION_HW overrides [box] hardware.
     """
-    explicit = path if path is not None else os.environ.get(CONFIG_ENV) or None
-    file = Path(explicit) if explicit else DEFAULT_PATH
+    file, explicit = _config_file(path)
     data: dict[str, Any] = {}
     if file.exists():
         try:

@@ -129,11 +129,14 @@ def _sentence(text: str) -> str:
     """An error's message as a sentence for the screen: paths by their file names (the
     log has them whole; the OLED has three short lines)."""
     text = text.strip().rstrip(".")
-    text = f"{text[:1].upper()}{text[1:]}."
+    first_word = text.split(maxsplit=1)[0] if text else ""
+    if not re.search(r"[./]", first_word):  # a file's name keeps its case
+        text = f"{text[:1].upper()}{text[1:]}"
+    text = f"{text}."
     return re.sub(r"(?<![^\s'\"(])~?/(?:[^\s/]+/)*([^\s/]+)", r"\1", text)
 
 
-def show_start_error(cfg: Config, message: str) -> None:
+def show_start_error(cfg: Config, message: str, title: str = "Cannot start") -> None:
     """A box that cannot start (no game, a damaged journal) says why on its display
     when it has one: nobody at the table reads the log. The frame stays on the panel
     after the process exits."""
@@ -143,7 +146,7 @@ def show_start_error(cfg: Config, message: str) -> None:
         log.debug("no display for the start-up error", exc_info=True)
         return
     try:
-        display.show(render(Screen("error", "Cannot start", lines=(_sentence(message),))),
+        display.show(render(Screen("error", title, lines=(_sentence(message),))),
                      "error")
         device = getattr(display, "device", None)
         if device is not None:

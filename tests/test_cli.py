@@ -54,6 +54,22 @@ def test_broken_config_names_key_and_allowed(tmp_path: Path) -> None:
     )
 
 
+def test_a_refused_config_is_shown_on_the_boxs_display(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    config = tmp_path / "box.toml"
+    config.write_text(f'[display]\nframes_dir = "{frames}"\n[sounder]\npin = 99\n')
+    assert_clean_error(run_cli("run", "--config", str(config)), "[sounder] pin = 99")
+    [frame] = sorted(frames.iterdir())
+    assert frame.name.endswith("-error.png")
+    from PIL import Image
+
+    from companion.ui.screens import Screen, render
+
+    shown = Screen("error", "Config refused",
+                   lines=("box.toml: [sounder] pin = 99 is out of range; use 2 to 27.",))
+    assert Image.open(frame).convert("1").tobytes() == render(shown).convert("1").tobytes()
+
+
 def test_config_may_also_come_before_the_command(tmp_path: Path) -> None:
     config = tmp_path / "box.toml"
     config.write_text('[displai]\ndriver = "ssd1306"\n')

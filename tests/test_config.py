@@ -156,3 +156,47 @@ def test_a_logo_faces_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
         config.load(path)
     (tmp_path / "faces").unlink()  # not there yet: `companion dice teach` makes it
     assert config.load(path)["dice"]["logo_faces_dir"] == str(tmp_path / "faces")
+
+
+# ---- a refused config still reaches the display -------------------------------------
+
+
+def test_the_error_screen_keeps_the_files_display_settings_that_pass(tmp_path: Path) -> None:
+    path = write(tmp_path, '[box]\nhardware = "pi"\n[display]\ndriver = "sh1106"\n'
+                           'rotate = 9\n[sounder]\npin = 99\n')
+    cfg = config.settings_for_an_error_screen(path, board_model_file=tmp_path / "no-model")
+    assert cfg.hardware == "pi"  # the file says so, though this is no Pi
+    assert cfg["display"]["driver"] == "sh1106"
+    assert cfg["display"]["rotate"] == 0  # refused: the default instead
+    assert cfg["sounder"] == config.DEFAULTS["sounder"]
+
+
+@pytest.mark.parametrize(("model", "hardware"), [
+    (b"Raspberry Pi 5 Model B Rev 1.0\x00", "pi"),
+    (b"Generic x86 board\x00", "sim"),
+    (None, "sim"),
+])
+def test_a_file_that_is_not_toml_gives_defaults_and_the_board_decides_the_hardware(
+    tmp_path: Path, model: bytes | None, hardware: str
+) -> None:
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_bytes(model)
+    cfg = config.settings_for_an_error_screen(write(tmp_path, "[display\n"),
+                                              board_model_file=model_file)
+    assert cfg.hardware == hardware
+    assert cfg["display"] == config.DEFAULTS["display"]
+
+
+def test_the_error_screen_follows_the_hardware_named_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model_file = tmp_path / "model"
+    model_file.write_bytes(b"Raspberry Pi 4 Model B\x00")
+    path = write(tmp_path, "[display\n")
+    assert config.settings_for_an_error_screen(
+        path, hardware="sim", board_model_file=model_file).hardware == "sim"
+    monkeypatch.setenv("COMPANION_HW", "sim")
+    assert config.settings_for_an_error_screen(path, board_model_file=model_file).hardware == "sim"
+    monkeypatch.setenv("COMPANION_HW", "pie")  # itself refused: the board decides
+    assert config.settings_for_an_error_screen(path, board_model_file=model_file).hardware == "pi"

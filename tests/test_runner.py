@@ -478,3 +478,17 @@ def test_a_second_box_process_leaves_the_running_boxs_display_alone(
     finally:
         holder.close()
     assert opened == []
+
+
+@pytest.mark.parametrize(("message", "on_screen"), [
+    ("no game at /var/lib/companion/journal.sqlite3; start one",
+     "No game at journal.sqlite3; start one."),
+    ("/etc/companion/companion.toml: not valid TOML.", "companion.toml: not valid TOML."),
+    ("~/box.toml: [sounder] pin = 99", "box.toml: [sounder] pin = 99."),
+])
+def test_a_start_up_error_reads_as_a_sentence_with_files_by_their_names(
+    message: str, on_screen: str
+) -> None:
+    from companion.runner import _sentence
+
+    assert _sentence(message) == on_screen
