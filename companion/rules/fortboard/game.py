@@ -1381,10 +1381,15 @@ def _on_melee_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
     won = 0
     killed = False
     kind = contact.partition(":")[0]
+    # the first round's pairs are simultaneous: each fights whatever the others did (a
+    # climber dying shortens the ladder's list of defenders, yet his neighbour's fight
+    # goes on); ganging up and second fights come one after another, each with the
+    # sides as they stand (a man killed or driven back fights no more)
+    at_roll = board.contact_sides(state, contact)
     for aid, did, x, y in zip(ask.ids, ask.more, a_dice, d_dice, strict=True):
         a, d = state.figure(aid), state.figure(did)
-        attackers, defenders = board.contact_sides(state, contact)
-        if a is None or d is None or a not in attackers or d not in defenders:
+        attackers, defenders = at_roll if stage == "1" else board.contact_sides(state, contact)
+        if a is None or d is None or a.id not in _ids(attackers) or d.id not in _ids(defenders):
             continue
         av, dv = _fig_value(state, a), _fig_value(state, d)
         result = melee.fight(av, dv, x, y)
@@ -1483,12 +1488,23 @@ def _end_phase(state: GameState, out: Out) -> GameState:
     return replace(state, phase=COMBAT, contacts=board.contacts(state), stack=(Ask("combat"),))
 
 
+def _ids(figures: Sequence[Figure]) -> frozenset[int]:
+    return frozenset(f.id for f in figures)
+
+
 def _combat_next(state: GameState, out: Out) -> GameState:
+    """Fight the next contact of those found as combat began, with the sides as they
+    stand now. One that an earlier fight has left with no one on a side is passed over,
+    and the play-by-play says why; contacts that combat itself makes (a climber on the
+    wall beside a defender, a beaten defender among attackers in the courtyard) wait for
+    next turn's combat: melee is simultaneous (1.1)."""
     while state.contacts:
         contact, rest = state.contacts[0], state.contacts[1:]
         state = replace(state, contacts=rest)
         attackers, defenders = board.contact_sides(state, contact)
         if not attackers or not defenders:
+            why = _gone(attackers, defenders)
+            out.log.append(f"{_contact_title(state, contact)}: not fought, {why}")
             continue
         n = min(len(attackers), len(defenders))
         title = _contact_title(state, contact)
@@ -1502,6 +1518,13 @@ def _combat_next(state: GameState, out: Out) -> GameState:
             )
         )
     return _end_turn(state.pop(), out)
+
+
+def _gone(attackers: Sequence[Figure], defenders: Sequence[Figure]) -> str:
+    """Why a contact is not fought: who is missing from it."""
+    if not attackers and not defenders:
+        return "no one left on either side"
+    return "no attacker left" if not attackers else "no defender left"
 
 
 def _end_turn(state: GameState, out: Out) -> GameState:

@@ -958,6 +958,99 @@ def test_which_full_places_face_each_other_is_settled_as_combat_starts() -> None
     assert log[-1] == "Storming N wall: 2 against 1"
 
 
+# --------------------------------------- 1.12 contacts fought one after another
+
+
+def test_every_matched_pair_at_a_ladder_fights_though_a_climber_falls_first() -> None:
+    # the pairs of a first round are fought at the same time: Foot #1 dying in his
+    # fight does not call off Foot #2's fight with the other guard (the dice were rolled)
+    state = new_game([*foot_and_guard(foot=2, guard=2, guard_at="N wall"), FILLER], wall_weapons=[])
+    wounded = tuple(replace(f, wounded=f.label == "Foot #1") for f in state.figures)
+    state = _end_both(replace(state, figures=wounded))
+    assert roll_request(state).request.dice_count == 4  # two climbers, two guards
+    state, log = play(state, (1, 6, 6, 1))
+    assert "Foot #1 is killed" in log
+    assert "Foot #2 3+6 v Guard #2 3+1: attacker wins" in log
+    assert "Guard #2 is driven back to Courtyard" in log
+    assert where(state, "Foot") == ["N wall"]
+
+
+def test_a_contact_emptied_by_an_earlier_fight_is_passed_over_with_a_line() -> None:
+    # the melee on the N wall kills both guards: the ladders up that wall have no one
+    # to fight, and the play-by-play says so; the reserve's retaking of the wall (full
+    # as combat began) is still fought, by whoever stands there now
+    state = _guards_on_the_n_wall_and_a_reserve(foot=3)
+    state = _set(_put(state, "N wall", "Foot #1", "Foot #2"), "Guard", wounded=True)
+    assert board.contacts(state) == ("place:N wall", "ladder:N wall", "retake:N wall")
+    state, log = play(state, "end", "end")
+    assert log[-1] == "Melee at N wall: 2 against 2"
+    state, log = play(state, (6, 6, 1, 1))
+    assert "Guard #1 is killed" in log and "Guard #2 is killed" in log
+    assert "Ladders up N wall: not fought, no defender left" in log
+    assert log[-1] == "Retaking N wall: 2 against 1"
+
+
+def test_a_storm_from_a_place_won_back_earlier_is_passed_over_with_a_line() -> None:
+    # the reserve retakes the barracks first, killing both Foot: no one is left there
+    # to storm the N wall from it
+    state = _guards_on_the_n_wall_and_a_reserve(foot=2)
+    state = replace(_set(state, "Foot", place="Barracks", wounded=True), hits=(("N wall", 2),))
+    assert board.contacts(state) == ("retake:Barracks", "storm:N wall")
+    state, _ = play(state, "end", "end", (1, 6))
+    state, log = play(state, (1, 6))  # Foot #2 gangs up on the reserve, and dies
+    assert log == [
+        "Foot #2 1+1 v Res #1 3+6: defender wins",
+        "Foot #2 is killed",
+        "Storming N wall: not fought, no attacker left",
+        "Turn 2 begins",
+    ]
+
+
+def test_a_corner_with_both_sides_killed_earlier_is_passed_over_with_a_line() -> None:
+    # the tower's guard kills Foot #2 inside it, Foot #1 kills the reserve in the
+    # courtyard: the corner of the tower has no one left on either side
+    state = new_game(
+        [
+            unit("Foot", "Red", "infantry", 2, "N wall foot"),
+            unit("Tow", "Blue", "infantry", 1, "NE tower"),
+            unit("Res", "Blue", "infantry", 1, "Courtyard"),
+            unit("East", "Blue", "infantry", 1, "E wall"),
+            FILLER,
+        ]
+    )
+    state = _put(_put(state, "Courtyard", "Foot #1"), "NE tower", "Foot #2")
+    hurt = tuple(replace(f, wounded=f.label in ("Foot #2", "Res #1")) for f in state.figures)
+    state = replace(state, figures=hurt)
+    assert board.contacts(state) == ("place:NE tower", "place:Courtyard", "corner:NE tower")
+    state, log = play(state, "end", "end", (1, 6), (6, 1))
+    assert log[-3:] == [
+        "Res #1 is killed",
+        "Corner of NE tower: not fought, no one left on either side",
+        "Turn 2 begins",
+    ]
+    assert "Foot #2 is killed" in log
+
+
+def test_a_fight_takes_its_sides_as_they_stand_and_makes_no_new_contact_this_turn() -> None:
+    # the guard beaten at the ladder falls back into the courtyard and so stands with the
+    # reserve at the corner of the tower Foot #2 holds; Foot #1, now on the wall beside
+    # Guard #2, fights him only next turn (melee is simultaneous: combat's contacts are
+    # those there as it begins)
+    state = _guards_on_the_n_wall_and_a_reserve(foot=2)
+    state = _put(state, "NE tower", "Foot #2")
+    assert board.contacts(state) == ("ladder:N wall", "corner:NE tower")
+    state, _ = play(state, "end", "end")
+    state, log = play(state, (6, 1))
+    assert "Foot #1 takes the space on N wall" in log
+    assert log[-1] == "Corner of NE tower: 1 against 2"
+    _, defenders = board.contact_sides(state, "corner:NE tower")
+    assert [f.label for f in defenders] == ["Guard #1", "Res #1"]
+    state, log = play(state, (3, 3), (3, 3))  # a tie, then Res #1 gangs up: a tie
+    assert log[-1] == "Turn 2 begins"
+    assert not any("Melee at N wall" in line for line in log)
+    assert board.contacts(state) == ("place:N wall", "corner:NE tower")
+
+
 def test_a_keep_full_of_attackers_is_retaken_from_the_courtyard() -> None:
     # the defenders fight from outside the keep: none of them fights twice (1.9)
     state = _attackers_fill("Keep", foot=3, reserves=2, wounded=True)
