@@ -76,6 +76,7 @@ from companion.ui.wording import (
     rest_of,
     short_headline,
     singular,
+    spaced,
     subject,
     topic,
     unbracketed,
@@ -253,6 +254,18 @@ def dice_order(request: RollRequest, plan: list[Throw]) -> list[int]:
 def throw_groups(request: RollRequest, throw: Throw) -> list[DiceGroup]:
     """The dice of one throw, as groups (a split group with its share of the dice)."""
     return [replace(request.groups[p.group], count=p.count) for p in throw]
+
+
+def _outside_brackets_split(line: str) -> list[str]:
+    """A description line cut at its "; " and ", ", but not inside brackets:
+    "Maxim 3 (1 wounded) [jammed, hero]" is one part."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(line):
+        depth += (char in "([") - (char in ")]")
+        if depth == 0 and char in ";," and line[at + 1 : at + 2] == " ":
+            parts.append(line[start:at])
+            start = at + 2
+    return [*parts, line[start:]]
 
 
 class Box:
@@ -779,7 +792,10 @@ class Box:
             self.play_tune("secret")
             return
         if isinstance(event, DiceAccepted):
-            self.say(f"  dice{source}: {' '.join(map(str, event.dice))}")
+            kinds = step.request.kinds if isinstance(step, AwaitRoll) else ()
+            shown = spaced(kinds, event.dice) if len(kinds) == len(event.dice) \
+                else " ".join(map(str, event.dice))
+            self.say(f"  dice{source}: {shown}")
         for line in transition.log:
             self.say(f"  {line}")
         cues = set(transition.cues)
@@ -940,7 +956,7 @@ class Box:
         if request.secret:
             return "hidden"
         kinds = [request.kinds[at] for at in dice_order(request, self.plan(request))]
-        shown = faces(tuple(kinds), read)
+        shown = spaced(tuple(kinds), read)
         if fits_line("footer", f"Read so far: {shown}"):
             return shown
         return f"{len(read)} of {counted(request.dice_count, 'die', 'dice')}"
@@ -987,10 +1003,14 @@ class Box:
         if unit is None:
             return Screen("chip", title, big=chip,
                           lines=transition.log or (next_hint(step),), footer="any button")
-        lines = [f"{unit.side} · {unit.kind}, {counted(unit.figures, 'figure')}"]
-        lines += [f"Now: {part}" for part in self._unit_state(unit.name)]
-        if not lines[1:]:
-            lines += [ln for ln in transition.log if unit.name in ln][:1]
+        now = [f"Now: {part}" for part in self._unit_state(unit.name)]
+        # The strength it started with only where nothing says how it stands now
+        # ("12 figures" over "Now: Tuareg Band 6" reads as a contradiction).
+        lines = [f"{unit.side} · {unit.kind}"
+                 + ("" if now else f", {counted(unit.figures, 'figure')}"), *now]
+        if not now:  # the draw's own line ("Chip S1: ...") says what the title does
+            lines += [ln for ln in transition.log
+                      if unit.name in ln and not ln.startswith(f"Chip {chip}")][:1]
         big = first_fitting("big", unit.name)
         return Screen("chip", title, big=big, lines=tuple(lines), footer=next_hint(step))
 
@@ -1000,7 +1020,7 @@ class Box:
         found: list[str] = []
         pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         for line in self.session.describe():
-            for part in re.split(r"[;,] ", line.strip()):
+            for part in _outside_brackets_split(line.strip()):
                 side, colon, rest = part.partition(": ")
                 if colon and not pattern.search(side):
                     part = rest
@@ -1051,7 +1071,7 @@ class Box:
         dice = ""
         if isinstance(event, DiceAccepted) and event.dice and request is not None:
             dice = faces(request.kinds, event.dice)
-            lines.append(f"Dice {dice}")
+            lines.append(f"Dice {spaced(request.kinds, event.dice)}")
         # An effect that only names the headline again ("Sighted" under "Sighted:
         # yes", "Martinet" under "Type: martinet", "Hit" under "1 hit"), or, being
         # exactly as likely, the very outcome shown ("First activates" under "Legion",
@@ -1064,9 +1084,10 @@ class Box:
                             if pretty(e).lower() not in said and e not in same)
         if effects:
             lines.append(capital(effects))
-        # The last details, less the dice the "Dice" line shows: "rolled 3, 4: 0 hits"
-        # under "0 hits" says nothing, and pushed the rest below the fold.
-        for line in outcome.changes or outcome.details[-2:]:
+        # Every detail, less the dice the "Dice" line shows ("rolled 3, 4: 0 hits"
+        # under "0 hits" says nothing): the page scrolls, and a casualty or a
+        # modifier left off it is one the referee never hears of.
+        for line in outcome.changes or outcome.details:
             line = without_dice(line, dice, (title, big)) if dice else line
             if line and line.lower() not in said and line.lower() != big.lower():
                 lines.append(line)

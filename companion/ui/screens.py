@@ -13,6 +13,7 @@ Sizes were chosen for a 0.96-1.3" panel read at arm's length: the headline
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -172,6 +173,48 @@ def fit(text: str, size: int, width: int) -> str:
     return text.rstrip() + "…" if fits(text.rstrip() + "…", size, width) else ""
 
 
+_NUMBER = re.compile(r"^[\d.,/]+$")
+_COUNT_ON = re.compile(r"^\d+\+$")  # "1+": at least one
+_NUMERIC = re.compile(r"^(?:[+-]?\d|\d*d\d|>|<)")  # 75, 33%, +1, 3+1, d10, >99%
+
+
+_CHANCE = re.compile(r"(?:\d%|\d\+),?$")
+
+
+def _units(words: list[str]) -> list[str]:
+    """The words with each number bound to the word before it, so that a line
+    never ends between a label and its figure ("tie / 14%", "ML / 75"): a number
+    after a word, or "1+" after a chance; and an odds part ("loser falls back
+    3%,") kept whole. A list of numbers (the dice) still breaks between them,
+    and so does anything after a comma, colon or semicolon."""
+    units: list[str] = []
+    part: list[str] = []
+    for word in words:
+        part.append(word)
+        if not word.endswith(","):
+            continue
+        units += [" ".join(part)] if _CHANCE.search(word) and len(part) <= 4 else part
+        part = []
+    if part and _CHANCE.search(part[-1]) and len(part) <= 4 and len(units) > 0:
+        units.append(" ".join(part))  # the last part of a list of odds
+    else:
+        units += part
+    return _bind_numbers(units)
+
+
+def _bind_numbers(words: list[str]) -> list[str]:
+    units: list[str] = []
+    for word in words:
+        previous = units[-1].rsplit(" ", 1)[-1] if units else ""
+        bound = previous and not previous.endswith((",", ";", ":")) and (
+            _COUNT_ON.match(word) or (_NUMERIC.match(word) and not _NUMBER.match(previous)))
+        if bound:
+            units[-1] = f"{units[-1]} {word}"
+        else:
+            units.append(word)
+    return units
+
+
 def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     """Greedy word wrap into at most `max_lines` lines that each fit the width.
 
@@ -180,7 +223,7 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     """
     if max_lines <= 0:
         return []
-    words = plain(text).split()
+    words = _units(plain(text).split())
     lines: list[str] = []
     current = ""
     index = 0
@@ -190,6 +233,9 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
         if fits(candidate, size, width):
             current = candidate
             index += 1
+            continue
+        if not current and " " in word:  # a bound unit wider than the line: its words
+            words[index : index + 1] = word.split(" ")
             continue
         if not current:  # a single word wider than the line: cut it
             cut = len(word)
@@ -419,7 +465,70 @@ def _render(screen: Screen) -> Image.Image:
         draw.polygon([(x, base), (x + 4, base), (x + 2, tip)], fill=1)
     for text in plan.texts:
         draw.text((text.x, text.y), text.text, font=font(text.size), fill=0 if text.inverted else 1)
+        if text.size in CLEAR_DIGIT_SIZES:
+            _clear_digits(image, text)
     return image
+
+
+#: Digits drawn from these bitmaps instead of the font's at the small sizes: drawn
+#: one-bit at 10-11 px the font's 6 and 9 curl shut and read as 8, and the Dice line
+#: is how the referee checks what the camera read. Same cell and ink rows as the
+#: font's digits (columns 1-5 of 6, eight rows), so layout is unchanged.
+CLEAR_DIGIT_SIZES = (BODY_SIZE, TITLE_SIZE)
+_DIGIT_ROWS = {
+    "0": (".###.", "#...#", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."),
+    "1": ("..#..", ".##..", "#.#..", "..#..", "..#..", "..#..", "..#..", "#####"),
+    "2": (".###.", "#...#", "....#", "...#.", "..#..", ".#...", "#....", "#####"),
+    "3": (".###.", "#...#", "....#", "..##.", "....#", "....#", "#...#", ".###."),
+    "4": ("...#.", "..##.", ".#.#.", "#..#.", "#####", "...#.", "...#.", "...#."),
+    "5": ("#####", "#....", "#....", "####.", "....#", "....#", "#...#", ".###."),
+    "6": ("..##.", ".#...", "#....", "####.", "#...#", "#...#", "#...#", ".###."),
+    "7": ("#####", "....#", "...#.", "...#.", "..#..", "..#..", ".#...", ".#..."),
+    "8": (".###.", "#...#", "#...#", ".###.", "#...#", "#...#", "#...#", ".###."),
+    "9": (".###.", "#...#", "#...#", "#...#", ".####", "....#", "...#.", ".##.."),
+}
+
+
+@cache
+def _font_digit(char: str, size: int) -> tuple[tuple[int, int], ...]:
+    """The pixels (column, row) the font inks for one digit drawn at the origin."""
+    scratch = Image.new("1", (16, 24), 0)
+    ImageDraw.Draw(scratch).text((0, 0), char, font=font(size), fill=1)
+    return tuple((x, y) for y in range(24) for x in range(16) if scratch.getpixel((x, y)))
+
+
+def _clear_digits(image: Image.Image, text: Text) -> None:
+    """Swap the font's digits in a placed text for the clear bitmaps, in place.
+
+    Each digit is found where the font drew it (its advance from the line start, a
+    pixel either way for hinting); only the font glyph's own pixels are cleared, so a
+    neighbouring comma or letter is left as it was. A digit not found is left alone.
+    """
+    ink, blank = (0, 1) if text.inverted else (1, 0)
+    pixels = image.load()
+    assert pixels is not None
+    face = font(text.size)
+    digit_top = text.y + bbox("0", text.size)[1]
+    for index, char in enumerate(text.text):
+        rows = _DIGIT_ROWS.get(char)
+        if rows is None:
+            continue
+        start = text.x + _SCRATCH.textlength(text.text[: index + 1], font=face) \
+            - _SCRATCH.textlength(char, font=face)
+        glyph = _font_digit(char, text.size)
+        for x in (round(start), round(start) - 1, round(start) + 1):
+            at = [(x + gx, text.y + gy) for gx, gy in glyph]
+            if all(0 <= px < WIDTH and 0 <= py < HEIGHT and pixels[px, py] == ink
+                   for px, py in at):
+                break
+        else:
+            continue
+        for px, py in at:
+            pixels[px, py] = blank
+        for row, pattern in enumerate(rows):
+            for column, mark in enumerate(pattern):
+                if mark == "#" and 0 <= x + 1 + column < WIDTH and 0 <= digit_top + row < HEIGHT:
+                    pixels[x + 1 + column, digit_top + row] = ink
 
 
 def enlarge(image: Image.Image, factor: int = 4) -> Image.Image:

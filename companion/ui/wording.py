@@ -149,9 +149,16 @@ def odds_line(odds: Odds | None, groups: Sequence[DiceGroup] = ()) -> str:
     return ", ".join(parts)
 
 
-def faces(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int]) -> str:
-    """Dice as read on their faces: a percentile tens die 3 reads '30'."""
-    return ", ".join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
+def faces(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int],
+          between: str = ", ") -> str:
+    """Dice as read on their faces: a percentile tens die 3 reads '30'. The rules
+    write them with commas; the screen and the play-by-play with spaces (`spaced`),
+    as a comma drawn one-bit beside a 0 makes it read Q."""
+    return between.join(k.describe_face(v) for k, v in zip(kinds, dice, strict=False))
+
+
+def spaced(kinds: tuple[DieKind, ...], dice: tuple[int, ...] | list[int]) -> str:
+    return faces(kinds, dice, " ")
 
 
 def pretty(name: str) -> str:

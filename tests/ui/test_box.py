@@ -99,7 +99,7 @@ def test_split_throw_reads_twice_and_keeps_group_order(rig: Rig) -> None:
     assert rig.screen.kind == "roll" and rig.screen.big == "Roll 3d6"
     assert rig.screen.title.startswith("Throw 1 of 2")
     rig.dice(("d6", 2), ("d6", 6), ("d6", 5))
-    assert rig.screen.kind == "reading" and "2, 6, 5" in rig.screen.lines[0]
+    assert rig.screen.kind == "reading" and "2 6 5" in rig.screen.lines[0]
     assert rig.screen.big == "Roll 2d6" and rig.tunes[-1] == "dice"
     rig.dice(("d6", 1), ("d6", 6))
     assert rig.events()[-1] == DiceAccepted((2, 6, 5, 1, 6), "camera")
@@ -111,7 +111,7 @@ def test_split_throw_reads_twice_and_keeps_group_order(rig: Rig) -> None:
 def test_a_stray_die_of_another_kind_is_read_around_and_named(rig: Rig) -> None:
     to_fire(rig)
     rig.dice(("d6", 2), ("d10", 7), ("d6", 6), ("d6", 5))
-    assert rig.screen.kind == "reading" and "2, 6, 5" in rig.screen.lines[0]
+    assert rig.screen.kind == "reading" and "2 6 5" in rig.screen.lines[0]
     assert "  ignored 1 d10 in the tray, not asked for" in rig.said
 
 
@@ -343,7 +343,7 @@ def test_a_group_bigger_than_the_tray_is_thrown_in_parts_and_journaled_once(smal
     assert (small.screen.title, small.screen.big) == ("Throw 1 of 3: FFL fire", "Roll 2d6")
     small.dice(("d6", 6), ("d6", 5))
     assert (small.screen.title, small.screen.big) == ("Throw 2 of 3: FFL fire", "Roll 1d6")
-    assert small.screen.kind == "reading" and small.screen.lines[0] == "Read so far: 6, 5"
+    assert small.screen.kind == "reading" and small.screen.lines[0] == "Read so far: 6 5"
     small.dice(("d6", 6), ("d6", 5))  # two dice where one is wanted: refused
     assert small.screen.title == "Wrong dice" and small.box.ui.partial == [6, 5]
     small.press("back")
@@ -538,7 +538,7 @@ def test_a_lost_display_is_reported_once_and_the_game_goes_on(rig: Rig) -> None:
 def test_the_chip_screen_names_the_unit_its_side_and_its_state(rig: Rig) -> None:
     rig.chip("Red 1")
     assert rig.screen.title == "Chip: Red 1" and rig.screen.big == "Legion"
-    assert rig.screen.lines == ("FFL · infantry, 12 figures", "Now: Legion: 12 figures")
+    assert rig.screen.lines == ("FFL · infantry", "Now: Legion: 12 figures")
     assert rig.screen.footer == "Next: Order?"
 
 
@@ -647,3 +647,12 @@ def test_a_broken_registry_or_dice_setting_is_named_not_called_a_lost_device(
     rig.press("select")  # past the chip screen
     rig.press("select")  # Fire
     assert rig.screen.footer == "No camera: SEL enter"  # dice by hand
+
+
+def test_a_units_state_in_brackets_is_not_cut_at_its_commas() -> None:
+    from companion.box import _outside_brackets_split
+
+    assert _outside_brackets_split("FFL: Maxim 3 (1 wounded) [jammed, hero], Legion 1 7") == [
+        "FFL: Maxim 3 (1 wounded) [jammed, hero]", "Legion 1 7"]
+    assert _outside_brackets_split("Arabs: Band 6; Horse 4") == ["Arabs: Band 6", "Horse 4"]
+    assert _outside_brackets_split("one part") == ["one part"]

@@ -39,7 +39,7 @@ def test_no_one_killed_by_3_wounds_dice_reads_0_killed_and_the_wound_shows(rig: 
         (5, 3, 4), Outcome(0, "killed", frozenset({"wounded"}), ("5, 3, 4: 1 wounded",)))
     assert screen.big == "0 killed"
     assert screen.title == "Effect of 3 hits"  # not the dice group's "Wounds"
-    assert screen.lines == ("Dice 5, 3, 4", "Wounded", "1 wounded")
+    assert screen.lines == ("Dice 5 3 4", "Wounded", "1 wounded")
 
 
 def test_figures_lost_to_1d6_read_as_a_count(rig: Rig) -> None:
@@ -98,7 +98,7 @@ def test_an_effect_that_only_repeats_the_headline_is_left_out(rig: Rig) -> None:
     hit = result(rig, "N catapult at NW tower: 2d6 must beat 9", (DiceGroup(D6, 2, "2d6", ""),),
                  Odds("hits", {0: Fraction(5, 6), 1: SIXTH}, {"hit": SIXTH}),
                  (5, 5), Outcome(1, "hits", frozenset({"hit"})))
-    assert hit.lines == ("Dice 5, 5",)
+    assert hit.lines == ("Dice 5 5",)
 
 
 def test_a_count_cut_short_keeps_what_happened_and_says_it_all_below(rig: Rig) -> None:
@@ -138,3 +138,20 @@ def test_a_reason_with_a_colon_in_brackets_is_titled_by_what_comes_before(rig: R
     done = result(rig, reason, groups, odds, (4,),
                   Outcome(2, "points", details=("4 halved (fractions dropped): 2 points",)))
     assert done.title == "Arab command points"
+
+
+def test_every_casualty_of_a_many_fight_melee_is_on_the_result_screen(rig: Rig) -> None:
+    """FortBoard's storming showed the last two of eight details: three of the four
+    deaths were only in the play-by-play."""
+    details = ("N gunners #1 3+5 v N guard #1 1+2: attacker wins", "N guard #1 is killed",
+               "N gunners #3 1+1 v N guard #2 1+4: defender wins", "N gunners #3 is killed",
+               "N ladders #1 3+5 v N guard #3 1+1: attacker wins", "N guard #3 is killed",
+               "N ladders #6 3+1 v N guard #4 3+4: defender wins", "N ladders #6 is wounded")
+    screen = result(rig, "Storming Barracks: 4 fights",
+                    (DiceGroup(D6, 4, "attackers", ""), DiceGroup(D6, 4, "defenders", "")),
+                    Odds("wins for attacker", {2: Fraction(1)}),
+                    (5, 1, 5, 1, 2, 4, 1, 4),
+                    Outcome(2, "wins for attacker", frozenset({"killed"}), details))
+    assert screen.lines[0] == "Dice 5 1 5 1 2 4 1 4"
+    assert [line for line in screen.lines if line in details] == list(details)
+    assert layout(screen).cut == () and layout(screen).scroll_max > 0  # it scrolls

@@ -375,3 +375,30 @@ def test_entry_keeps_the_current_die_in_view() -> None:
         plan = layout(Screen("entry", "Enter", items=many, cursor=cursor))
         assert [t for t in plan.texts if t.inverted and t.text == many[cursor]]
     assert MORALE.kinds  # the percentile entry is in the references
+
+
+@pytest.mark.parametrize("inverted", [False, True])
+def test_small_digits_are_drawn_from_the_clear_bitmaps(inverted: bool) -> None:
+    """Drawn one-bit at 10-11 px the font's 6 and 9 read as 8, and "0," as "Q"."""
+    screen = (Screen("menu", "Pick", items=("Dice 6 9 0, 8",), cursor=0) if inverted
+              else Screen("result", "Pick", lines=("Dice 6 9 0, 8",)))
+    [text] = [t for t in layout(screen).texts if t.text.startswith("Dice")]
+    image = render(screen)
+    ink = 0 if inverted else 1
+    digit_top = text.y + bbox("0", text.size)[1]
+    drawn = screens._SCRATCH
+    face = screens.font(text.size)
+    for index, char in enumerate(text.text):
+        if not char.isdigit():
+            continue
+        x = round(text.x + drawn.textlength(text.text[: index + 1], font=face)
+                  - drawn.textlength(char, font=face))
+        seen = tuple("".join("#" if image.getpixel((x + 1 + column, digit_top + row)) == ink
+                             else "." for column in range(5)) for row in range(8))
+        assert seen == screens._DIGIT_ROWS[char], (char, seen)
+    # the comma after the 0 is still there, one column clear of it
+    comma = text.text.index(",")
+    cx = round(text.x + drawn.textlength(text.text[:comma], font=face))
+    assert any(image.getpixel((cx + dx, digit_top + dy)) == ink
+               for dx in range(0, 3) for dy in range(6, 11))
+    check_layout(screen)
