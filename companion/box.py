@@ -913,9 +913,13 @@ class Box:
         lines: list[str] = []
         if len(plan) > 1:
             labels = ", ".join(dict.fromkeys(g.label for g in groups))
-            title = first_fitting("title", f"Throw {at + 1} of {len(plan)}: {labels}",
-                                  f"Throw {at + 1}/{len(plan)}: {labels}",
-                                  f"Throw {at + 1} of {len(plan)}")
+            if request.secret:  # the title is what tells the players to hide the dice
+                title = first_fitting("title", f"Secret roll {at + 1} of {len(plan)}",
+                                      f"Secret {at + 1}/{len(plan)}")
+            else:
+                title = first_fitting("title", f"Throw {at + 1} of {len(plan)}: {labels}",
+                                      f"Throw {at + 1}/{len(plan)}: {labels}",
+                                      f"Throw {at + 1} of {len(plan)}")
             if done:
                 lines.append(f"Read so far: {self._read_so_far(request)}")
             if labels not in title:

@@ -281,7 +281,8 @@ def next_hint(step: Step) -> str:
     if isinstance(step, AwaitChip):
         return "Next: draw a chip"
     if isinstance(step, AwaitChoice):
-        return first_fitting("footer", f"Next: {step.prompt}",
+        # The question itself says more than "Next:" and a bare unit's name.
+        return first_fitting("footer", f"Next: {step.prompt}", step.prompt,
                              f"Next: {step.about}" if step.about else "", "Next: a choice")
     if isinstance(step, AwaitRoll):
         if step.request.secret:

@@ -656,3 +656,20 @@ def test_a_units_state_in_brackets_is_not_cut_at_its_commas() -> None:
         "FFL: Maxim 3 (1 wounded) [jammed, hero]", "Legion 1 7"]
     assert _outside_brackets_split("Arabs: Band 6; Horse 4") == ["Arabs: Band 6", "Horse 4"]
     assert _outside_brackets_split("one part") == ["one part"]
+
+
+def test_a_secret_roll_thrown_in_parts_says_secret_on_every_throw(small: Rig) -> None:
+    """Split in throws, the sentry's secret roll was titled "Throw 1 of 2: sentry"."""
+    request = RollRequest("sentry", (DiceGroup(DieKind.D6, 3, "sentry", ""),), secret=True)
+    screen = small.box.step_screen(AwaitRoll(request, None))
+    assert screen.title == "Secret roll 1 of 2" and screen.big == "Roll 2d6"
+
+
+def test_a_footer_gives_the_question_rather_than_a_bare_unit_name() -> None:
+    from companion.rules.core import Choice
+    from companion.ui.wording import next_hint
+
+    step = AwaitChoice("Tribesmen: which unit?", (Choice("a", "A"),), about="Tribesmen")
+    assert next_hint(step) == "Tribesmen: which unit?"  # "Next: Tribesmen" said less
+    short = AwaitChoice("Which unit?", (Choice("a", "A"),), about="Tribesmen")
+    assert next_hint(short) == "Next: Which unit?"
