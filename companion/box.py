@@ -256,6 +256,23 @@ def throw_groups(request: RollRequest, throw: Throw) -> list[DiceGroup]:
     return [replace(request.groups[p.group], count=p.count) for p in throw]
 
 
+def dice_lines(request: RollRequest, dice: tuple[int, ...]) -> list[str]:
+    """The dice read, as the result screen shows them: one line per group when
+    the groups are of one kind and named apart ("Attackers 5 1 5 1", "Defenders
+    2 4 1 4"), so that two sides' dice do not run together; else "Dice 30 9"."""
+    groups = [g for g in request.groups if g.count]
+    labels = [g.label for g in groups]
+    if len(groups) < 2 or len({g.kind for g in groups}) > 1 or len(set(labels)) < len(labels) \
+            or any(not label for label in labels) or len(dice) != request.dice_count:
+        return [f"Dice {spaced(request.kinds, dice)}"]
+    lines, at = [], 0
+    for group in groups:
+        lines.append(f"{capital(group.label)} "
+                     f"{spaced((group.kind,) * group.count, dice[at : at + group.count])}")
+        at += group.count
+    return lines
+
+
 def _outside_brackets_split(line: str) -> list[str]:
     """A description line cut at its "; " and ", ", but not inside brackets:
     "Maxim 3 (1 wounded) [jammed, hero]" is one part."""
@@ -1075,7 +1092,7 @@ class Box:
         dice = ""
         if isinstance(event, DiceAccepted) and event.dice and request is not None:
             dice = faces(request.kinds, event.dice)
-            lines.append(f"Dice {spaced(request.kinds, event.dice)}")
+            lines += dice_lines(request, event.dice)
         # An effect that only names the headline again ("Sighted" under "Sighted:
         # yes", "Martinet" under "Type: martinet", "Hit" under "1 hit"), or, being
         # exactly as likely, the very outcome shown ("First activates" under "Legion",

@@ -73,7 +73,8 @@ def test_who_goes_first_says_the_side_once(rig: Rig) -> None:
                     (3, 5), Outcome(2, "side first (0 = tie)",
                                     details=("first side 3, second side 5: side 2 goes first",)))
     assert (screen.title, screen.big) == ("Who goes first", "Tribesmen")
-    assert not any("Tribesmen" in line for line in screen.lines)
+    assert screen.lines[:2] == ("British 3", "Tribesmen 5")  # each side's die
+    assert not any("Tribesmen" in line for line in screen.lines[2:])
 
 
 def test_an_effect_that_only_repeats_the_headline_is_left_out(rig: Rig) -> None:
@@ -142,7 +143,7 @@ def test_a_reason_with_a_colon_in_brackets_is_titled_by_what_comes_before(rig: R
 
 def test_every_casualty_of_a_many_fight_melee_is_on_the_result_screen(rig: Rig) -> None:
     """FortBoard's storming showed the last two of eight details: three of the four
-    deaths were only in the play-by-play."""
+    deaths were only in the play-by-play. And its eight dice ran together on one line."""
     details = ("N gunners #1 3+5 v N guard #1 1+2: attacker wins", "N guard #1 is killed",
                "N gunners #3 1+1 v N guard #2 1+4: defender wins", "N gunners #3 is killed",
                "N ladders #1 3+5 v N guard #3 1+1: attacker wins", "N guard #3 is killed",
@@ -152,6 +153,6 @@ def test_every_casualty_of_a_many_fight_melee_is_on_the_result_screen(rig: Rig) 
                     Odds("wins for attacker", {2: Fraction(1)}),
                     (5, 1, 5, 1, 2, 4, 1, 4),
                     Outcome(2, "wins for attacker", frozenset({"killed"}), details))
-    assert screen.lines[0] == "Dice 5 1 5 1 2 4 1 4"
+    assert screen.lines[:2] == ("Attackers 5 1 5 1", "Defenders 2 4 1 4")  # apart
     assert [line for line in screen.lines if line in details] == list(details)
     assert layout(screen).cut == () and layout(screen).scroll_max > 0  # it scrolls
