@@ -171,8 +171,10 @@ def _line_request(params: Params) -> RollRequest:
     return RollRequest(
         f"Melee line: {counted(n, 'pair')}, attackers {a} against defenders {d}",
         (
-            DiceGroup(D6, n, "attackers", f"die i fights defender die i; value {a}"),
-            DiceGroup(D6, n, "defenders", f"die i fights attacker die i; value {d}"),
+            DiceGroup(D6, n, "attackers", f"each against the defenders' die in its place; "
+                      f"value {a}"),
+            DiceGroup(D6, n, "defenders", f"each against the attackers' die in its place; "
+                      f"value {d}"),
         ),
     )
 
@@ -317,7 +319,8 @@ def _crew_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         headline=removed,
         headline_label="crew removed",
         effects=_crew_effects(removed, crew),
-        details=(f"{removed} of {crew} crew removed; the piece is silenced with no crew",),
+        details=(f"{removed} of {crew} crew removed"
+                 + ("; the piece is silenced" if removed >= crew else ""),),
     )
 
 

@@ -763,8 +763,10 @@ def _melee_roll(state: GameState, ask: Ask) -> tuple[RollRequest, Odds | None]:
         f"{_contact_title(state, contact)}: {counted(n, 'fight')}"
         + (" (ganging up / second fights)" if stage == "2" else ""),
         (
-            DiceGroup(DieKind.D6, n, "attackers", "die i fights defender die i; higher wounds"),
-            DiceGroup(DieKind.D6, n, "defenders", "die i fights attacker die i; higher wounds"),
+            DiceGroup(DieKind.D6, n, "attackers", "each against the defenders' die in its place; "
+                      "higher wounds"),
+            DiceGroup(DieKind.D6, n, "defenders", "each against the attackers' die in its place; "
+                      "higher wounds"),
         ),
     )
     if len(set(ask.ids)) != n or len(set(ask.more)) != n:

@@ -481,3 +481,17 @@ def test_counts_of_one_are_said_in_the_singular() -> None:
     assert resolve("melee-line", [6, 1], pairs=1).details == (
         "1 fight won by the attackers, 0 by the defenders",
     )
+
+
+@pytest.mark.parametrize(("dice", "detail"), [
+    ((1, 2, 3), "0 of 3 crew removed"),
+    ((6, 6, 6), "3 of 3 crew removed; the piece is silenced"),
+])
+def test_the_crew_detail_says_silenced_only_when_no_crew_is_left(
+    dice: tuple[int, ...], detail: str
+) -> None:
+    from companion.rules.fortboard.actions import ACTIONS
+
+    action = ACTIONS["crew-fire"]
+    params = action.complete_params({"shooters": 3, "crew": 3})
+    assert action.resolve(params, dice).details == (detail,)
