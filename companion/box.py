@@ -256,21 +256,37 @@ def throw_groups(request: RollRequest, throw: Throw) -> list[DiceGroup]:
     return [replace(request.groups[p.group], count=p.count) for p in throw]
 
 
-def dice_lines(request: RollRequest, dice: tuple[int, ...]) -> list[str]:
-    """The dice read, as the result screen shows them: one line per group when
-    the groups are of one kind and named apart ("Attackers 5 1 5 1", "Defenders
-    2 4 1 4"), so that two sides' dice do not run together; else "Dice 30 9"."""
+def dice_by_group(request: RollRequest, dice: tuple[int, ...]) -> list[tuple[str, str]]:
+    """Each group's label and its dice as the rules write them ("6, 6, 3"), when
+    the result screen shows the groups apart: of one kind and named apart, so
+    that two sides' dice do not run together. Empty otherwise."""
     groups = [g for g in request.groups if g.count]
     labels = [g.label for g in groups]
     if len(groups) < 2 or len({g.kind for g in groups}) > 1 or len(set(labels)) < len(labels) \
             or any(not label for label in labels) or len(dice) != request.dice_count:
-        return [f"Dice {spaced(request.kinds, dice)}"]
-    lines, at = [], 0
+        return []
+    out, at = [], 0
     for group in groups:
-        lines.append(f"{capital(group.label)} "
-                     f"{spaced((group.kind,) * group.count, dice[at : at + group.count])}")
+        out.append((group.label, faces((group.kind,) * group.count, dice[at : at + group.count])))
         at += group.count
-    return lines
+    return out
+
+
+def _without_group_dice(line: str, label: str, dice: str) -> str:
+    """A group's detail without the dice its own line shows: "Arab rifles: 6, 6, 3
+    -> 1 hit" under "Arab rifles 6 6 3" says "Arab rifles: 1 hit"."""
+    found = re.match(rf"^(?P<label>{re.escape(label)}):?\s+{re.escape(dice)}\s*(?:->|:)\s*"
+                     r"(?P<rest>.+)$", line, re.IGNORECASE)
+    return f"{found['label']}: {found['rest']}" if found else line
+
+
+def dice_lines(request: RollRequest, dice: tuple[int, ...]) -> list[str]:
+    """The dice read, as the result screen shows them: "Attackers 5 1 5 1" and
+    "Defenders 2 4 1 4" (`dice_by_group`), else "Dice 30 9"."""
+    groups = dice_by_group(request, dice)
+    if not groups:
+        return [f"Dice {spaced(request.kinds, dice)}"]
+    return [f"{capital(label)} {values.replace(', ', ' ')}" for label, values in groups]
 
 
 def _outside_brackets_split(line: str) -> list[str]:
@@ -1089,9 +1105,10 @@ class Box:
             if big != full:
                 lines.append(full)
         said = {w.lower() for w in said} | {singular(w.lower()) for w in said}
-        dice = ""
+        shown_dice: list[tuple[str, str]] = []  # (words shown with them, dice)
         if isinstance(event, DiceAccepted) and event.dice and request is not None:
-            dice = faces(request.kinds, event.dice)
+            shown_dice = [("", faces(request.kinds, event.dice)),
+                          *dice_by_group(request, event.dice)]
             lines += dice_lines(request, event.dice)
         # An effect that only names the headline again ("Sighted" under "Sighted:
         # yes", "Martinet" under "Type: martinet", "Hit" under "1 hit"), or, being
@@ -1109,7 +1126,12 @@ class Box:
         # under "0 hits" says nothing): the page scrolls, and a casualty or a
         # modifier left off it is one the referee never hears of.
         for line in outcome.changes or outcome.details:
-            line = without_dice(line, dice, (title, big)) if dice else line
+            for label, dice in shown_dice:
+                shorter = (without_dice(line, dice, (title, big)) if not label
+                           else _without_group_dice(line, label, dice))
+                if shorter != line:
+                    line = shorter
+                    break
             if line and line.lower() not in said and line.lower() != big.lower():
                 lines.append(line)
         return Screen("result", title, big=big, lines=tuple(lines), footer=next_hint(self.step))

@@ -156,3 +156,16 @@ def test_every_casualty_of_a_many_fight_melee_is_on_the_result_screen(rig: Rig) 
     assert screen.lines[:2] == ("Attackers 5 1 5 1", "Defenders 2 4 1 4")  # apart
     assert [line for line in screen.lines if line in details] == list(details)
     assert layout(screen).cut == () and layout(screen).scroll_max > 0  # it scrolls
+
+
+def test_a_groups_detail_does_not_repeat_the_dice_its_own_line_shows(rig: Rig) -> None:
+    """Tenir le Fort's fire said "Arab rifles: 6, 6, 3 -> 1 hit (hits on 6)" under the
+    rifles' dice; the group's name stays, since two groups may both score."""
+    groups = (DiceGroup(D6, 3, "Arab rifles", "hits on 6"),
+              DiceGroup(D6, 2, "Arab muskets", "hits on 5+"))
+    screen = result(rig, "Arab fire at Legion 1", groups,
+                    Odds("hits", {0: HALF, 1: THIRD, 2: SIXTH}), (6, 6, 3, 5, 1),
+                    Outcome(3, "hits", details=("Arab rifles: 6, 6, 3 -> 2 hits (hits on 6)",
+                                                "Arab muskets: 5, 1 -> 1 hit (hits on 5+)")))
+    assert screen.lines == ("Arab rifles 6 6 3", "Arab muskets 5 1",
+                            "Arab rifles: 2 hits (hits on 6)", "Arab muskets: 1 hit (hits on 5+)")
