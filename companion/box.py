@@ -1106,6 +1106,9 @@ class Box:
                 lines.append(full)
         said = {w.lower() for w in said} | {singular(w.lower()) for w in said}
         shown_dice: list[tuple[str, str]] = []  # (words shown with them, dice)
+        # one group's dice are all the dice: "Arab rifles: 6, 3 -> 1 hit" says "1 hit"
+        rolled = [g for g in request.groups if g.count] if request is not None else []
+        group_labels = [rolled[0].label] if len(rolled) == 1 else []
         if isinstance(event, DiceAccepted) and event.dice and request is not None:
             shown_dice = [("", faces(request.kinds, event.dice)),
                           *dice_by_group(request, event.dice)]
@@ -1127,7 +1130,7 @@ class Box:
         # modifier left off it is one the referee never hears of.
         for line in outcome.changes or outcome.details:
             for label, dice in shown_dice:
-                shorter = (without_dice(line, dice, (title, big)) if not label
+                shorter = (without_dice(line, dice, (title, big, *group_labels)) if not label
                            else _without_group_dice(line, label, dice))
                 if shorter != line:
                     line = shorter

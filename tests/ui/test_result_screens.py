@@ -169,3 +169,10 @@ def test_a_groups_detail_does_not_repeat_the_dice_its_own_line_shows(rig: Rig) -
                                                 "Arab muskets: 5, 1 -> 1 hit (hits on 5+)")))
     assert screen.lines == ("Arab rifles 6 6 3", "Arab muskets 5 1",
                             "Arab rifles: 2 hits (hits on 6)", "Arab muskets: 1 hit (hits on 5+)")
+
+
+def test_one_groups_detail_under_the_dice_line_says_only_what_they_scored(rig: Rig) -> None:
+    screen = result(rig, "Arab fire at Legion 1", (DiceGroup(D6, 3, "Arab rifles", "hits on 6"),),
+                    Odds("hits", {0: HALF, 1: THIRD, 2: SIXTH}), (6, 6, 3),
+                    Outcome(2, "hits", details=("Arab rifles: 6, 6, 3 -> 2 hits (hits on 6)",)))
+    assert screen.lines == ("Dice 6 6 3", "2 hits (hits on 6)")
