@@ -145,6 +145,18 @@ COMMAND_POINTS = Action(
 # ------------------------------------------------------------ under-officer
 
 OFFICER_NUMBERS = {tables.GOOD_LEADER: 1, tables.ORDINARY_OFFICER: 2, tables.MARTINET: 3}
+# The seed's words for the three types, everywhere the referee reads one: the odds, the
+# dice's meaning, the headline, the effect and the play-by-play.
+OFFICER_WORDS = {
+    tables.GOOD_LEADER: "good leader",
+    tables.ORDINARY_OFFICER: "run of the mill",
+    tables.MARTINET: "martinet",
+}
+OFFICER_LABEL = (
+    "type ("
+    + ", ".join(f"{number} = {OFFICER_WORDS[kind]}" for kind, number in OFFICER_NUMBERS.items())
+    + ")"
+)
 
 
 def _officer_request(params: Params) -> RollRequest:
@@ -155,16 +167,24 @@ def _officer_request(params: Params) -> RollRequest:
 
 def _officer_outcome(value: int) -> tuple[int, frozenset[str]]:
     kind = command.under_officer_for(value)
-    return OFFICER_NUMBERS[kind], frozenset({kind})
+    return OFFICER_NUMBERS[kind], frozenset({officer_effect(kind)})
+
+
+def officer_effect(kind: str) -> str:
+    """The effect naming a type: its words, which the box shows ("run of the mill")."""
+    return OFFICER_WORDS[kind].replace(" ", "_")
+
+
+def officer_kind(effects: frozenset[str]) -> str:
+    """The type (tables.GOOD_LEADER, ...) that an under-officer's roll named."""
+    return next(kind for kind in OFFICER_NUMBERS if officer_effect(kind) in effects)
 
 
 def _officer_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     value, line = _percentile(params, _officer_request(params), dice)
     number, effects = _officer_outcome(value)
     kind = command.under_officer_for(value)
-    return Outcome(
-        number, "type (1 good, 2 ordinary, 3 martinet)", effects, (line, f"{value}: {kind}")
-    )
+    return Outcome(number, OFFICER_LABEL, effects, (line, f"{value}: {OFFICER_WORDS[kind]}"))
 
 
 UNDER_OFFICER = Action(
@@ -174,7 +194,7 @@ UNDER_OFFICER = Action(
     (DOUBLE_ZERO,),
     _officer_request,
     _officer_resolve,
-    lambda p: _over_percentile(p, "type (1 good, 2 ordinary, 3 martinet)", _officer_outcome),
+    lambda p: _over_percentile(p, OFFICER_LABEL, _officer_outcome),
     examples=({}, {"double_zero": "0"}),
 )
 

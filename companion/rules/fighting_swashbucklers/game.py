@@ -510,6 +510,9 @@ class _Out:
     log: list[str] = field(default_factory=list)
     cues: set[str] = field(default_factory=set)
     outcome: Outcome | None = None
+    # Lines of the play-by-play that only say the roll's headline again ("Legion rallies
+    # 2 men" under "2 men rallied"): the log keeps them, the result screen does not.
+    headline_said: set[str] = field(default_factory=set)
 
 
 def advance(state: object, given: GameInput) -> Transition:
@@ -532,20 +535,21 @@ def advance(state: object, given: GameInput) -> Transition:
         new = _on_choice(s.at(stage=Stage()), s.stage, given.key, out)
     new = _settle(new, out.log, out.cues)
     if out.outcome is not None:
-        out.outcome = replace(out.outcome, changes=_changes(out.log))
+        out.outcome = replace(out.outcome, changes=_changes(out.log, out.headline_said))
     if new.finished:
         out.cues.add("game_over")
     return Transition(new, tuple(out.log), out.outcome, frozenset(out.cues))
 
 
-def _changes(log: Sequence[str]) -> tuple[str, ...]:
+def _changes(log: Sequence[str], headline_said: set[str] | None = None) -> tuple[str, ...]:
     """What the roll did to the table, for the result screen: the play-by-play after the
-    request and its reasoning (indented), up to the next turn's line."""
+    request and its reasoning (indented), up to the next turn's line, less the lines
+    that only repeat the headline."""
     said: list[str] = []
     for line in log[1:]:
         if line.startswith("---"):
             break
-        if not line.startswith(" "):
+        if not line.startswith(" ") and line not in (headline_said or set()):
             said.append(line)
     return tuple(said)
 
@@ -1057,13 +1061,14 @@ def _on_roll(
     if k == "cp_roll":
         side = s.side(st.unit)
         who = _commander_name(s, side.name)
-        out.log.append(f"{who}, the {side.name} commanding officer, has {outcome.headline} CP")
+        # the headline gives his points, and the reasoning above the band they fall in
+        out.log.append(f"{who} commands the {side.name}")
         return s.with_side(SideState(side.name, outcome.headline, side.victory_points))
     if k == "officer_roll":
         o = s.officer(st.unit)
         assert o is not None
-        kind = next(iter(outcome.effects))
-        out.log.append(f"{o.name} is a {_officer_words(kind)}")
+        kind = actions.officer_kind(outcome.effects)
+        out.log.append(f"{o.name} is {_officer_words(kind, article=True)}")
         return s.with_officer(OfficerState(o.name, o.side, kind))
     if k == "second_roll":
         granted = outcome.headline == 1
@@ -1114,14 +1119,19 @@ def _on_roll(
             die = read_d10(dice[0], _opt_str(s, "d10_zero"))
             percent = rally.rally_fraction_percent(s.side(s.phasing).cp, die)
             return s.at(stage=Stage("rally_fraction", number=percent, count=outcome.headline))
-        return _rally_place(s, outcome.headline, out)
+        return _rally_place(s, outcome.headline, out, said_by_headline=True)
     if k == "rally_fraction":
         return _rally_place(s, st.count + outcome.headline, out)
     raise RulesError(f"no roll expected at {k!r}")  # pragma: no cover
 
 
-def _rally_place(s: GameState, men: int, out: _Out) -> GameState:
-    out.log.append(agree(s.phasing, "rallies", "rally") + f" {counted(men, 'man', 'men')}")
+def _rally_place(s: GameState, men: int, out: _Out, *, said_by_headline: bool = False) -> GameState:
+    """`said_by_headline`: the roll's headline is these men, so the result screen need
+    not say so twice (after the fraction's roll, the total is news)."""
+    rallied = agree(s.phasing, "rallies", "rally") + f" {counted(men, 'man', 'men')}"
+    out.log.append(rallied)
+    if said_by_headline:
+        out.headline_said.add(rallied)
     if men <= 0:
         return _end_half(s, out)
     s = s.at(stage=Stage("pick_rally", number=men))
@@ -1131,12 +1141,11 @@ def _rally_place(s: GameState, men: int, out: _Out) -> GameState:
     return s
 
 
-def _officer_words(kind: str) -> str:
-    return {
-        tables.GOOD_LEADER: "good leader",
-        tables.ORDINARY_OFFICER: "run-of-the-mill officer",
-        tables.MARTINET: "martinet",
-    }[kind]
+def _officer_words(kind: str, *, article: bool = False) -> str:
+    """The type in the words of the dice, the odds and the headline: "Sgt is a good
+    leader", "Cpl is run of the mill", "Lt is a martinet"."""
+    words = actions.OFFICER_WORDS[kind]
+    return f"a {words}" if article and kind != tables.ORDINARY_OFFICER else words
 
 
 # ----------------------------------------------------------------- the flow
@@ -1292,7 +1301,7 @@ def describe(state: object) -> tuple[str, ...]:
     if s.finished:
         head = f"{s.title}: game over in {turn}: {_result(s)}"
     else:
-        head = f"{s.title}: {turn}, {s.phasing} phasing, {s.phase}"
+        head = f"{s.title}: {turn}, {_where(s)}"
     lines = [head]
     for side in s.sides:
         cp = "?" if side.cp < 0 else str(side.cp)
@@ -1314,6 +1323,24 @@ def describe(state: object) -> tuple[str, ...]:
         kind = _officer_words(o.kind) if o.kind else "not yet diced"
         lines.append(f"  {o.name} ({o.side}): {kind}{'' if o.alive else ', dead'}")
     return tuple(lines)
+
+
+def _where(s: GameState) -> str:
+    """Where the turn is, in the referee's words (the status screen's first line), not
+    the name of the internal phase."""
+    if s.phase == "setup":
+        return "setting up: Command Points and officers"
+    if s.phase == "end":
+        return "turn limit reached: who holds the objectives?"
+    doing = {
+        "second": "rolling for a second action",
+        "orders": "giving orders",
+        "reaction": f"{s.non_phasing} reaction fire",
+        "morale": "morale tests",
+        "melee": "melee",
+        "rally": "rally",
+    }.get(s.phase, s.phase)
+    return f"{s.phasing} phasing, {doing}"
 
 
 def _result(s: GameState) -> str:

@@ -38,7 +38,7 @@ from companion.rules.grammar import agree, plural_name
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.charges import CHARGE_DICE, COME_ON, charge_result
 from companion.rules.on_the_frontier.engineering import DEMOLITION, ENGINEERING
-from companion.rules.on_the_frontier.initiative import TIE, WHO_GOES_FIRST
+from companion.rules.on_the_frontier.initiative import TIE, WHO_GOES_FIRST, initiative_outcome
 from companion.rules.on_the_frontier.movement import MOVE
 from companion.rules.on_the_frontier.rally import RALLY, rally_counts, rally_modifier
 from companion.rules.on_the_frontier.scenario import Options, read_options, read_setup
@@ -534,6 +534,9 @@ def advance(state: GameState, given: GameInput) -> Transition:
     else:
         assert isinstance(given, Rolled)
         outcome = resolve_stage_roll(state, _roll, given.dice)
+        if state.stage == "initiative":
+            # the roll's line names the sides, as its dice on the screen do
+            outcome = initiative_outcome({}, given.dice, state.sides)
         result = _on_roll(state, outcome, given.dice)
         result = replace(result, outcome=outcome, cues=result.cues | {"dice"})
     settled = _settle(result, state.turn)

@@ -6,7 +6,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from companion.rules.core import Action, DiceGroup, DieKind, Odds, Outcome, Params, RollRequest
+from companion.rules.grammar import agree
 from companion.rules.odds import odds_from_outcomes
+
+# The headline names who goes first ("Goes first: British"); the box takes the sides'
+# names from the roll-off's odds.
+LABEL = "goes first (0 = tie)"
 
 SIDE_ONE_FIRST = 1
 SIDE_TWO_FIRST = 2
@@ -33,20 +38,27 @@ def initiative_request(params: Params) -> RollRequest:
 
 
 def initiative_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    return initiative_outcome(params, dice, ("first side", "second side"))
+
+
+def initiative_outcome(params: Params, dice: Sequence[int], sides: tuple[str, str]) -> Outcome:
+    """The roll, its line naming the sides: the game passes the scenario's names
+    ("British 3, Tribesmen 5: Tribesmen go first")."""
     (one,), (two,) = initiative_request(params).split(dice)
     winner = who_goes_first(one, two)
+    rolled = f"{sides[0]} {one}, {sides[1]} {two}"
     if winner == TIE:
         return Outcome(
             TIE,
-            "side first (0 = tie)",
+            LABEL,
             frozenset({"tie"}),
-            (f"first side {one}, second side {two}: a tie, roll again",),
+            (f"{rolled}: a tie, roll again",),
             follow_up=initiative_request(params),
         )
     return Outcome(
         winner,
-        "side first (0 = tie)",
-        details=(f"first side {one}, second side {two}: side {winner} goes first",),
+        LABEL,
+        details=(f"{rolled}: " + agree(sides[winner - 1], "goes first", "go first"),),
     )
 
 
@@ -57,7 +69,7 @@ def initiative_odds(params: Params) -> Odds:
             winner = who_goes_first(one, two)
             effects = frozenset({"tie"}) if winner == TIE else frozenset()
             weighted.append((Fraction(1, 36), winner, effects))
-    return odds_from_outcomes("side first (0 = tie)", weighted)
+    return odds_from_outcomes(LABEL, weighted)
 
 
 WHO_GOES_FIRST = Action(

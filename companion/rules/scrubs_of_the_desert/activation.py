@@ -21,6 +21,7 @@ from companion.rules.core import (
     RollRequest,
     int_param,
 )
+from companion.rules.grammar import agree
 from companion.rules.odds import odds_from_outcomes
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.dice import D10_FACES
@@ -28,7 +29,9 @@ from companion.rules.scrubs_of_the_desert.dice import D10_FACES
 FIRST_WINS = 1
 SECOND_WINS = 2
 TIE = 0
-LABEL = "side activating (0 = tie)"
+# The headline names who activates ("Activates: Legion"); the box takes the sides'
+# names from the roll-off's odds.
+LABEL = "activates (0 = tie)"
 #: One effect per result, so the box shows each side's chance of activating.
 TOSS_EFFECTS = {FIRST_WINS: "first_activates", SECOND_WINS: "second_activates", TIE: "tie"}
 
@@ -70,16 +73,23 @@ def toss_request(params: Params) -> RollRequest:
 
 
 def toss_resolve(params: Params, dice: Sequence[int]) -> Outcome:
+    return toss_outcome(params, dice, ("first side", "second side"))
+
+
+def toss_outcome(params: Params, dice: Sequence[int], sides: tuple[str, str]) -> Outcome:
+    """The toss, its lines naming the sides: the game passes the scenario's names
+    ("Legion 7+0 = 7, Arabs 0+0 = 0: Legion activates a unit")."""
     (one,), (two,) = toss_request(params).split(dice)
     a, b = int_param(params, "first_bonus"), int_param(params, "second_bonus")
     winner = toss_winner(one, two, a, b)
-    line = f"first side {one}+{a} = {one + a}, second side {two}+{b} = {two + b}"
+    first, second = sides
+    line = f"{first} {one}+{a} = {one + a}, {second} {two}+{b} = {two + b}"
     if winner == TIE:
         return Outcome(
             TIE,
             LABEL,
             frozenset({TOSS_EFFECTS[TIE]}),
-            (line + ": tie, toss again",),
+            (line + ": a tie, toss again",),
             follow_up=toss_request(params),
         )
     na, nb = bonuses_after(winner, a, b)
@@ -88,8 +98,8 @@ def toss_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         LABEL,
         frozenset({TOSS_EFFECTS[winner]}),
         (
-            line + f": side {winner} activates a unit",
-            f"bonuses now first +{na}, second +{nb}",
+            line + ": " + agree(sides[winner - 1], "activates a unit", "activate a unit"),
+            f"bonuses now {first} +{na}, {second} +{nb}",
         ),
     )
 

@@ -28,6 +28,7 @@ from companion.rules.scrubs_of_the_desert.dice import (
     faces_text,
     pass_fail_odds,
     signed,
+    to_hit_text,
 )
 
 CANNON_NAMES: tuple[str, ...] = ("french_cannon", "arab_cannon")
@@ -86,7 +87,8 @@ def blast_request_for(figures: int) -> RollRequest:
 def to_hit_request(params: Params) -> RollRequest:
     need, modifier, faces, _ = _to_hit_setup(params)
     return RollRequest(
-        f"{tables.display_name(str_param(params, 'cannon'))} to hit: {need}+ {signed(modifier)}",
+        f"{tables.display_name(str_param(params, 'cannon'))}: "
+        + to_hit_text(need, modifier, faces),
         (DiceGroup(DieKind.D10, 1, "to hit", f"hit on {faces_text(faces)}"),),
     )
 

@@ -61,6 +61,13 @@ def faces_at_least(need: int, modifier: int) -> frozenset[int]:
     return frozenset(f for f in D10_FACES if f + modifier >= need)
 
 
+def to_hit_text(need: int, modifier: int, faces: Iterable[int]) -> str:
+    """What a to-hit roll needs, in words that stand alone on the dice-entry screen:
+    "hit on 7+", or with its modifiers "hit on 8+ (7+ -1)"."""
+    text = f"hit on {faces_text(faces)}"
+    return text if not modifier else f"{text} ({need}+ {signed(modifier)})"
+
+
 def faces_text(faces: Iterable[int]) -> str:
     ordered = sorted(faces)
     if not ordered:

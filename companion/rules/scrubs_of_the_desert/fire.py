@@ -30,6 +30,7 @@ from companion.rules.scrubs_of_the_desert.dice import (
     faces_at_least,
     faces_text,
     signed,
+    to_hit_text,
     two_category_d10,
 )
 
@@ -85,6 +86,9 @@ PARAMS = (
     Param("did_not_move", ParamKind.BOOL, "the firing unit did not move", False),
     Param("before_melee", ParamKind.BOOL, "defensive fire before a melee", False),
     Param(
+        "target_mounted", ParamKind.BOOL, "the target is horse (a hit kills horse and man)", False
+    ),
+    Param(
         "crewed_by",
         ParamKind.CHOICE,
         "machine gun served by its crew or by infantry",
@@ -121,7 +125,8 @@ def fire_request(params: Params) -> RollRequest:
         meaning += "; three 0s jam"
     name = tables.display_name(weapon)
     return RollRequest(
-        f"{name[:1].upper()}{name[1:]} fire at {params['range']} range: {need}+ {signed(modifier)}",
+        f"{name[:1].upper()}{name[1:]} fire at {params['range']} range: "
+        + to_hit_text(need, modifier, faces),
         (DiceGroup(DieKind.D10, dice, name, meaning),),
     )
 
@@ -136,8 +141,7 @@ def fire_resolve(params: Params, dice: Sequence[int]) -> Outcome:
         f"{count} d10 needing {need}+ with {signed(modifier)} (0 is zero): "
         f"faces {faces_text(faces)} hit",
         *reasons,
-        f"rolled {', '.join(map(str, rolled))}: {counted(hits, 'hit')}, each kills a figure "
-        "(a horseman with his horse)",
+        f"rolled {', '.join(map(str, rolled))}: {counted(hits, 'hit')}" + _kills(params, hits),
     ]
     if hits:
         effects.add("killed")
@@ -147,6 +151,16 @@ def fire_resolve(params: Params, dice: Sequence[int]) -> Outcome:
             effects.add("jammed")
             details.append(f"{zeros} zeros: the gun jams and cannot fire next turn")
     return Outcome(hits, "hits", frozenset(effects), tuple(details))
+
+
+def _kills(params: Params, hits: int) -> str:
+    """What the hits do, said only when there are some: the horse dies with its rider."""
+    if not hits:
+        return ""
+    kills = "kills a figure" if hits == 1 else "each kills a figure"
+    if bool_param(params, "target_mounted"):
+        kills += " (a horseman with his horse)"
+    return f", {kills}"
 
 
 def fire_odds(params: Params) -> Odds:

@@ -41,6 +41,7 @@ from companion.rules.scrubs_of_the_desert.activation import (
     ACTIVATION_TOSS,
     TIE,
     bonuses_after,
+    toss_outcome,
 )
 from companion.rules.scrubs_of_the_desert.cannon import CANNON_BLAST, CANNON_TO_HIT
 from companion.rules.scrubs_of_the_desert.crew_targeting import CREW_TARGETING
@@ -308,7 +309,7 @@ def _choice(state: GameState) -> AwaitChoice | None:
         hidden = [
             b for b in state.enemies(actor.side, False) if not b.spotted and b.name not in c.tried
         ]
-        done = Choice("skip", "No more" if c.tried else "None")
+        done = Choice("skip", "None")  # the same words before and after a try
         return AwaitChoice("Try to sight?", (*unit_choices("target", hidden), done), c.actor)
     if s == "sight_range":
         return AwaitChoice(
@@ -352,8 +353,8 @@ def _choice(state: GameState) -> AwaitChoice | None:
         return AwaitChoice(
             "Range?",
             (
-                Choice("short", f'Short <={row.short_inches}"'),
-                Choice("long", f'Long <={row.long_inches}"'),
+                Choice("short", f'Short, up to {row.short_inches}"'),
+                Choice("long", f'Long, up to {row.long_inches}"'),
                 Choice("out", "Out of range"),
             ),
             c.shooter,
@@ -483,13 +484,17 @@ def _bout_params(state: GameState) -> Params:
     )
 
 
+def _toss_params(state: GameState) -> Params:
+    return ACTIVATION_TOSS.complete_params(
+        {"first_bonus": min(50, state.bonus[0]), "second_bonus": min(50, state.bonus[1])}
+    )
+
+
 def _roll(state: GameState) -> tuple[Action, Params] | None:
     c = state.ctx
     s = state.stage
     if s == "toss":
-        return ACTIVATION_TOSS, ACTIVATION_TOSS.complete_params(
-            {"first_bonus": min(50, state.bonus[0]), "second_bonus": min(50, state.bonus[1])}
-        )
+        return ACTIVATION_TOSS, _toss_params(state)
     if s == "sight_roll":
         return SIGHTING, SIGHTING.complete_params({"range": c.band})
     if s == "move_roll":
@@ -506,6 +511,7 @@ def _roll(state: GameState) -> tuple[Action, Params] | None:
                 "target_in_cover": c.cover,
                 "did_not_move": not c.moved and not c.defensive,
                 "before_melee": c.defensive,
+                "target_mounted": state.band(c.target).kind == "horse",
                 "crewed_by": "infantry" if b.infantry_crew else "crew",
             }
         )
@@ -605,6 +611,9 @@ def advance(state: GameState, given: GameInput) -> Transition:
     else:
         assert isinstance(given, Rolled)
         outcome = resolve_stage_roll(state, _roll, given.dice)
+        if state.stage == "toss":
+            # the toss's lines name the sides, as its dice on the screen do
+            outcome = toss_outcome(_toss_params(state), given.dice, state.sides)
         result = _on_roll(state, outcome)
         result = replace(result, cues=result.cues | {"dice"})
     settled = _settle(result, state.turn)
@@ -921,12 +930,7 @@ def _on_roll(state: GameState, outcome: Outcome) -> _Result:
     c = state.ctx
     s = state.stage
     if s == "toss":
-        tossed = (
-            outcome.details[0]
-            .split(":")[0]
-            .replace("first side", state.sides[0])
-            .replace("second side", state.sides[1])
-        )
+        tossed = outcome.details[0].split(":")[0]  # the sides' totals, by name
         if outcome.headline == TIE:
             return _r(state, f"toss: {tossed}: a tie, toss again")
         winner = outcome.headline - 1

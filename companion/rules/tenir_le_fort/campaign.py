@@ -83,11 +83,11 @@ REINFORCEMENT_ARRIVAL = dice_total_action(
 
 
 def command_points_request(p: Params) -> RollRequest:
-    halved = " (halved: leader lost)" if bool(p["halved"]) else ""
+    halved = bool(p["halved"])
     return _d6(
-        f"{p['side']} command points{halved}",
-        str(p["side"]),
-        "points" + halved,
+        f"{p['side']} command points" + (" (halved: leader lost)" if halved else ""),
+        "command points",
+        "half the die, rounded down" if halved else "as many as the die shows",
         n=t.COMMAND_POINT_DICE,
     )
 
@@ -96,7 +96,8 @@ def _judge_cp(p: Params, die: int) -> Judgement:
     if bool(p["halved"]):
         got = die // 2
         return got, frozenset(), (f"{die} halved (fractions dropped): {counted(got, 'point')}",)
-    return die, frozenset(), (counted(die, "command point"),)
+    # the headline says "6 command points": a line saying it again adds nothing
+    return die, frozenset(), ()
 
 
 COMMAND_POINTS = dice_total_action(
@@ -110,7 +111,7 @@ COMMAND_POINTS = dice_total_action(
     ),
     command_points_request,
     _judge_cp,
-    "points",
+    "command points",
     ({}, {"side": "Arab", "halved": True}),
 )
 
@@ -125,10 +126,15 @@ def ammunition_request(p: Params) -> RollRequest:
                 DieKind.D6,
                 2,
                 "ammunition",
-                "2-7 fine, 8-10 half fire, 11 per option, 12 third fire and no MG/gun ammo",
+                "2-7 fine, 8-10 fire at half, 11 by option, 12 a third and no MG/gun ammo",
             ),
         ),
     )
+
+
+# The headline is the divisor of the FFL's fire dice (1, 2 or 3), named for the box
+# ("Ammo: fire at a third"), not shown as a bare number.
+AMMO_LABEL = "ammo (1 = plenty, 2 = fire at half, 3 = fire at a third)"
 
 
 def _ammo_judge(p: Params, total: int) -> Judgement:
@@ -165,7 +171,7 @@ AMMUNITION = dice_total_action(
     ),
     ammunition_request,
     _ammo_judge,
-    "fire divisor",
+    AMMO_LABEL,
     ({}, {"eleven": "third", "modifier": 1}),
     dice=2,
 )
@@ -174,8 +180,8 @@ AMMUNITION = dice_total_action(
 
 
 def next_attack_request(p: Params) -> RollRequest:
-    meaning = "days until the next attack" if str(p["rule"]) == "d6" else "half, rounded up: days"
-    return _d6("Arab player: when can the next attack begin?", "days", meaning)
+    meaning = "as many as the die shows" if str(p["rule"]) == "d6" else "half the die, rounded up"
+    return _d6("Arab player: when can the next attack begin?", "days to wait", meaning)
 
 
 def _judge_next(p: Params, die: int) -> Judgement:

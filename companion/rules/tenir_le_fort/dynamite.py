@@ -41,7 +41,10 @@ def judge(p: Params, total: int) -> Judgement:
     if total == t.DYNAMITE_DUD:
         return 0, frozenset({"dud"}), ("12: a dud",)
     effects: set[str] = set()
-    lines = [f"{total}: {total} {'points of damage to the gate' if gate else 'hits on the unit'}"]
+    # the headline gives the number: the line says what it counts, not the number again
+    lines = [
+        "each hit is a point of damage to the gate" if gate else "hits on the unit: the dice total"
+    ]
     if gate:
         done = int(p["gate_damage"]) + total
         if done >= t.GATE_HITS:

@@ -490,8 +490,14 @@ class GunShot:
         any56 = any(d in t.RECOVER_FACES for d in dice)
         hits, effects, scoring = self.evaluate(raw_hits, sixes, ones, any56)
         lines = list(self.notes)
-        if dice:
-            lines.append(f"{', '.join(map(str, dice))}: {counted(raw_hits, 'hit')}")
+        rolled = ", ".join(map(str, dice))
+        if dice and scoring:
+            lines.append(f"{rolled}: {counted(raw_hits, 'hit')}")
+        elif dice:
+            # a clearing roll that does not score: the faces that would have hit count for
+            # nothing, and the line must not read as hits scored under a "0 hits" headline
+            lost = "the hit is lost" if raw_hits == 1 else f"the {raw_hits} hits are lost"
+            lines.append(f"{rolled}: " + (f"a clearing roll, {lost}" if raw_hits else "no hits"))
         if "broken_for_good" in effects:
             lines.append("three 1s before the jam cleared: the Maxim is broken for good")
         elif "cleared" in effects:

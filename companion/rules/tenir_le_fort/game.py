@@ -1071,7 +1071,7 @@ def _after_move(s: GameState, out: Outcome, tx: Tx) -> GameState:
         u = replace(u, berserk=False)
         tx.say(does(s, u.name, "is", "are") + " back under control.")
     failed = "pinned" in out.effects and u.pinned
-    if "infighting" in out.effects:
+    if "in-fighting" in out.effects:
         tx.say(does(s, u.name, "falls", "fall") + " to in-fighting!")
         return _fall_to_infighting(s, u, "infighting", tx)
     s = s.with_unit(u)
@@ -1216,7 +1216,7 @@ def _leader_menu(s: GameState, name: str, used: tuple[str, ...]) -> GameState:
     elif _leader_hosts(s, leader):
         offer("attach", "Join a unit")
     opts.append(("done", "Done"))
-    return ask(s, "leader_menu", f"{leader.name} ({cp} CP)", opts, leader.name)
+    return ask(s, "leader_menu", f"{leader.name}: spend CP? ({cp} left)", opts, leader.name)
 
 
 def _extra_turn_units(s: GameState, side: str) -> list[UnitState]:
@@ -1964,7 +1964,7 @@ def _fall_to_infighting(s: GameState, u: UnitState, purpose: str, tx: Tx) -> Gam
 def _after_charge(s: GameState, out: Outcome, tx: Tx) -> GameState:
     u = _charging_unit_after_roll(s, s.unit(s.act.unit), out, tx)
     s = s.with_unit(u)
-    if "infighting" in out.effects:
+    if "in-fighting" in out.effects:
         tx.say(does(s, u.name, "falls", "fall") + " to in-fighting instead of charging!")
         return _fall_to_infighting(s, u, "infighting", tx)
     if u.berserk and not u.pinned:
@@ -2066,12 +2066,12 @@ def _fire_at_charger(s: GameState, firer: UnitState, mode: str, tx: Tx) -> GameS
 
 def _after_counter(s: GameState, out: Outcome, tx: Tx) -> GameState:
     d = s.unit(s.act.target)
-    if "infighting" not in out.effects and not ("pinned" in out.effects and d.pinned):
+    if "in-fighting" not in out.effects and not ("pinned" in out.effects and d.pinned):
         inches = counted(out.headline, "inch", "inches")
         tx.say(does(s, d.name, "counter-charges", "counter-charge") + f" up to {inches}.")
     d = _charging_unit_after_roll(s, d, out, tx)
     s = s.with_unit(d)
-    if "infighting" in out.effects:
+    if "in-fighting" in out.effects:
         tx.say(does(s, d.name, "falls", "fall") + " to in-fighting instead of counter-charging!")
         return _fall_to_infighting(s, d, "counter_infighting", tx)
     if d.pinned:

@@ -31,6 +31,9 @@ from companion.rules.core import (
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.dicemath import odds_of, sorted_rolls
 
+# What a berserk charge moves: as far as it takes to reach its target.
+BERSERK_REACH = "as far as needed"
+
 
 @dataclass(frozen=True)
 class MoveSituation:
@@ -101,8 +104,15 @@ class MoveSituation:
         lines = [f"rolled {', '.join(map(str, dice))}"]
         if self.dropped:
             lines.append(f"drop the lowest {self.dropped}: keep {', '.join(map(str, kept))}")
+        at = len(lines)
         lines.append(f"total {counted(total, 'inch', 'inches')}")
-        return self._judge(dice, total, lines)
+        moved, effects, said = self._judge(dice, total, lines)
+        if moved != total or self.charges_home(moved, effects):
+            # the unit does not move the dice's inches (pinned, in-fighting, short of its
+            # target, or berserk and going as far as it takes): the total is only a sum,
+            # and the lines after it say what the unit does instead
+            said = (*said[:at], f"dice total {total}", *said[at + 1 :])
+        return moved, effects, said
 
     def _judge(
         self, dice: Sequence[int], total: int, lines: list[str]
@@ -121,7 +131,7 @@ class MoveSituation:
                 lines.append("no 5 or 6: stays pinned and does not move")
                 moved = 0
         if self.infighting_possible and total in t.INFIGHTING_TOTALS:
-            effects.update({"infighting", "pinned"})
+            effects.update({"in-fighting", "pinned"})
             effects.discard("recovered")
             lines.append("2-3 for a leaderless mixed-tribe unit: in-fighting, pinned, loses 1d6")
             moved = 0
@@ -131,7 +141,7 @@ class MoveSituation:
         if self.can_regain_control and any(d == t.REGAIN_CONTROL_FACE for d in dice):
             effects.add("regained_control")
             lines.append("a 6 with a French leader: back under control")
-        if self.charge and moved > 0 and "infighting" not in effects:
+        if self.charge and moved > 0 and "in-fighting" not in effects:
             berserk_now = self.berserk or "berserk" in effects
             if self.distance and not berserk_now:
                 if total >= self.distance:
@@ -143,17 +153,31 @@ class MoveSituation:
                     moved = 0
                     lines.append(f"{total} short of {self.distance}: no move, pinned")
             elif berserk_now:
-                effects.add("contact")
-                lines.append("berserk: moves as far as needed to make contact")
+                # contact is only worth its own effect against a distance given: without
+                # one it is the berserk effect again, as likely, and said once is enough
+                if self.distance:
+                    effects.add("contact")
+                lines.append("berserk: it makes contact whatever the dice total")
         return moved, frozenset(effects), tuple(lines)
+
+    def charges_home(self, moved: int, effects: frozenset[str]) -> bool:
+        """A berserk charge, which reaches its target however far: its inches mean nothing."""
+        berserk_now = self.berserk or "berserk" in effects
+        return self.charge and berserk_now and moved > 0 and "in-fighting" not in effects
 
     def outcome(self, request: RollRequest, dice: Sequence[int]) -> Outcome:
         check_dice(request, dice)
         moved, effects, lines = self.evaluate(dice)
         follow = None
-        if "infighting" in effects:
+        if "in-fighting" in effects:
             follow = infighting_request()
-        return Outcome(moved, "inches", effects, lines, follow_up=follow)
+        label = "inches"
+        if self.charges_home(moved, effects):
+            # the headline names the move instead of counting the dice's inches, which a
+            # berserk charge does not need ("As far as needed", not "13 inches"); the value
+            # is still the total, as the odds count it
+            label = f"inches ({moved} = {BERSERK_REACH})"
+        return Outcome(moved, label, effects, lines, follow_up=follow)
 
     def odds(self) -> Odds:
         def outcomes() -> Iterator[tuple[Fraction, int, frozenset[str]]]:

@@ -146,11 +146,16 @@ class WoundCheck:
 
     def resolve(self, dice: Sequence[int]) -> Outcome:
         r = self.tally(dice)
+        label = casualties_label(r)
+        count = r.killed + r.newly_wounded
         said = "; ".join(r.lines) or "no effect"
+        kind = label.split()[-1]  # "dead" or "wounded" when the casualties are of one kind
+        if label != CASUALTIES and r.lines == (f"{count} {kind}",):
+            # the headline's own words ("1 man wounded"), so that the box, which shows
+            # the dice and the headline already, does not say "1 wounded" again below
+            said = f"{counted(count, 'man', 'men')} {kind}"
         lines = [f"{', '.join(map(str, dice))}: {said}"] if dice else ["no hits"]
-        return Outcome(
-            r.killed + r.newly_wounded, casualties_label(r), self.effects_of(r), tuple(lines)
-        )
+        return Outcome(count, label, self.effects_of(r), tuple(lines))
 
     def odds(self) -> Odds:
         def step(dead: int, f: int) -> tuple[int, int]:

@@ -72,8 +72,8 @@ def r(*dice: int) -> Rolled:
 
 # (input, a text the play-by-play of that input must contain, or "")
 SCRIPT: tuple[tuple[GameInput, str], ...] = (
-    (r(5, 0), "Capt, the Legion commanding officer, has 4 CP"),
-    (r(9, 9), "the Tribes commanding officer, has 5 CP"),
+    (r(5, 0), "50 is in the band for 4 CP"),
+    (r(9, 9), "commands the Tribes"),
     (r(1, 0), "Sgt is a good leader"),
     (r(2, 0), "Tribes: a second action each"),
     (c("unit:R1"), ""),

@@ -20,6 +20,7 @@ from companion.rules.core import (
     ScenarioError,
 )
 from companion.rules.fighting_swashbucklers.state import GameState, MeleeState
+from companion.ui.wording import category_name, named_outcomes, odds_line, pretty
 
 RULES = get_ruleset("fighting_swashbucklers")
 
@@ -628,7 +629,7 @@ def test_column_defensive_fire_option_none() -> None:
 def test_double_zero_option_in_the_game() -> None:
     state = begin(raw_scenario(double_zero="0"))
     state, log = play(state, r(0, 0))
-    assert "Capt, the Legion commanding officer, has 3 CP" in log
+    assert "  0 is in the band for 3 CP" in log and "Capt commands the Legion" in log
 
 
 # ------------------------------------------------------------------ scenario errors
@@ -788,3 +789,69 @@ def test_a_loser_in_a_later_contact(reading: str, second_melee: bool) -> None:
     else:
         assert "T1 v MG: no melee, MG has withdrawn" in log
         assert state.melees == () and state.half == 1
+
+
+# ------------------------------------------------- one screen, one story (referee audit)
+
+
+@pytest.mark.parametrize(
+    ("phase", "half", "words"),
+    [
+        # the Tribes are phasing first in this scenario
+        ("second", 1, "Legion phasing, rolling for a second action"),
+        ("orders", 0, "Tribes phasing, giving orders"),
+        ("reaction", 0, "Tribes phasing, Legion reaction fire"),
+        ("morale", 1, "Legion phasing, morale tests"),
+        ("rally", 0, "Tribes phasing, rally"),
+        ("end", 0, "turn limit reached: who holds the objectives?"),
+    ],
+)
+def test_the_status_says_where_the_turn_is_in_words(phase: str, half: int, words: str) -> None:
+    state = begin(preset()).at(phase=phase, half=half)
+    first = RULES.describe(state)[0]
+    assert first.endswith(f"turn 1/1, {words}")
+    assert not first.endswith((", second", ", end", ", orders"))
+
+
+def test_the_command_points_result_does_not_say_the_points_twice() -> None:
+    transition = RULES.advance(begin(raw_scenario()), r(5, 0))
+    outcome = transition.outcome
+    assert outcome is not None and outcome.headline == 4
+    assert outcome.changes == ("Capt commands the Legion",)  # the headline gives the 4 CP
+    assert "  50 is in the band for 4 CP" in transition.log  # the reasoning keeps the number
+
+
+def test_an_under_officer_s_type_is_named_in_the_same_words_everywhere() -> None:
+    state, _ = play(begin(raw_scenario()), r(5, 0), r(9, 9))
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll) and step.odds is not None
+    groups = step.request.groups
+    assert odds_line(step.odds, groups) == "martinet 34%, good leader 33%, run of the mill 33%"
+    assert "good leader, 34-66 run of the mill, 67-100 martinet" in groups[0].faces_meaning
+    transition = RULES.advance(state, r(5, 0))
+    outcome = transition.outcome
+    assert outcome is not None
+    noun, names = named_outcomes(outcome.headline_label, groups) or ("", {})
+    assert (noun, category_name(outcome.headline, names)) == ("type", "run of the mill")
+    assert [pretty(e) for e in outcome.effects] == ["run of the mill"]
+    assert outcome.details[-1] == "50: run of the mill"
+    assert "Sgt is run of the mill" in transition.log
+    assert any(
+        line.endswith("Sgt (Legion): run of the mill") for line in RULES.describe(transition.state)
+    )
+
+
+def test_a_rally_s_men_are_not_said_twice_on_its_result() -> None:
+    state = wipe_out_t1()
+    transition = RULES.advance(state, r(4))  # 5 CP x 4 / 10: 2 men, no fraction
+    outcome = transition.outcome
+    assert outcome is not None and (outcome.headline, outcome.headline_label) == (
+        2,
+        "men rallied",
+    )
+    assert "Tribes rally 2 men" in transition.log  # the play-by-play keeps it
+    assert "Tribes rally 2 men" not in outcome.changes
+    # after the fraction's roll the total is news: 1 man rallied, 4 men in all
+    state, _ = play(state, r(9))
+    fraction = RULES.advance(state, r(9, 9)).outcome
+    assert fraction is not None and "Tribes rally 4 men" in fraction.changes

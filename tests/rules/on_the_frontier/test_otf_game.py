@@ -22,6 +22,7 @@ from companion.rules.core import (
     RulesError,
 )
 from companion.rules.on_the_frontier.game import GROUND_PROMPT
+from companion.ui.wording import categories
 
 TURN_ONE = (
     [3, 3],  # tie: roll again
@@ -312,3 +313,29 @@ def test_a_hit_commander_is_replaced_at_the_end_of_the_next_turn() -> None:
     state, log = play(state, [5, 2], "done", "done")
     assert log[-3:-1] == ["Warband: the replacement for Chief takes command", "End of turn 3"]
     assert state.force("Warband").has_leader
+
+
+def _example_game() -> object:
+    text = resources.files("companion.scenarios").joinpath("on_the_frontier.toml").read_text()
+    return RULES.start(RULES.load_scenario(tomllib.loads(text)))
+
+
+@pytest.mark.parametrize(
+    ("dice", "line"),
+    [
+        ((3, 5), "British 3, Tribesmen 5: Tribesmen go first"),
+        ((2, 1), "British 2, Tribesmen 1: British go first"),
+        ((4, 4), "British 4, Tribesmen 4: a tie, roll again"),
+    ],
+)
+def test_who_goes_first_is_said_with_the_sides_names(dice: tuple[int, int], line: str) -> None:
+    outcome = RULES.advance(_example_game(), Rolled(dice)).outcome
+    assert outcome is not None and outcome.details == (line,)
+    # the headline names the side too ("Goes first: British"), not "Side first: ..."
+    noun, _ = categories(outcome.headline_label) or ("", {})
+    assert noun == "goes first"
+
+
+def test_a_singular_side_goes_first_in_the_singular() -> None:
+    outcome = RULES.advance(new_game(), Rolled((5, 2))).outcome
+    assert outcome is not None and outcome.details == ("Blue 5, Red 2: Blue goes first",)

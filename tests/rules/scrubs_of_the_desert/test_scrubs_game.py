@@ -15,11 +15,13 @@ from companion.rules.core import (
     AwaitRoll,
     Chosen,
     GameOver,
+    Outcome,
     Rolled,
     RulesError,
     ScenarioError,
 )
 from companion.rules.scrubs_of_the_desert.game import GameState, _bout_params
+from companion.ui.wording import categories, rest_of, topic
 
 RULES = get_ruleset("scrubs_of_the_desert")
 
@@ -624,10 +626,12 @@ def test_a_jam_that_only_costs_the_next_turn() -> None:
 def test_defensive_fire_gets_no_bonus_for_standing_still() -> None:
     state, _ = play(new_game(hidden_arabs=False), *HORSE_CHARGES_MG[:10])
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason.endswith("7+ +0")
+    assert isinstance(step, AwaitRoll) and step.request.reason.endswith(": hit on 7+")
 
 
-@pytest.mark.parametrize(("move_dice", "bonus"), [([0, 4, 5], "+1"), ([3, 4, 5], "+0")])
+@pytest.mark.parametrize(
+    ("move_dice", "bonus"), [([0, 4, 5], "hit on 6+ (7+ +1)"), ([3, 4, 5], ": hit on 7+")]
+)
 def test_a_unit_that_rolls_no_inches_has_not_moved_when_it_fires(
     move_dice: list[int], bonus: str
 ) -> None:
@@ -643,7 +647,7 @@ def test_a_unit_that_rolls_no_inches_has_not_moved_when_it_fires(
         "no",
     )
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason.endswith(f"7+ {bonus}")
+    assert isinstance(step, AwaitRoll) and step.request.reason.endswith(bonus)
 
 
 RIFLEMEN_HIT_ONCE = (
@@ -819,7 +823,7 @@ def test_cannon_crew_penalty_in_play() -> None:
     )
     state, _ = play(state, "no", "no")  # no cover, not under 6"
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitRoll) and step.request.reason == "Arab cannon to hit: 8+ -1"
+    assert isinstance(step, AwaitRoll) and step.request.reason == "Arab cannon: hit on 9+ (8+ -1)"
 
 
 def hook_game(**options: object) -> GameState:
@@ -1013,13 +1017,14 @@ def test_the_plural_trait_must_be_true_or_false() -> None:
         new_game(raw)
 
 
-def test_sighting_menu_says_none_before_a_try_and_no_more_after() -> None:
+def test_sighting_menu_says_none_before_a_try_and_after() -> None:
+    # one word for the one choice: "None" and "No more" read as two different answers
     state, _ = play(new_game(), [7, 3], "unit:Section")
     step = RULES.next_step(state)
     assert isinstance(step, AwaitChoice) and step.options[-1].label == "None"
     state, _ = play(state, "target:Riflemen", "beyond")
     step = RULES.next_step(state)
-    assert isinstance(step, AwaitChoice) and step.options[-1].label == "No more"
+    assert isinstance(step, AwaitChoice) and step.options[-1].label == "None"
 
 
 def test_weapons_are_named_as_the_referee_reads_them() -> None:
@@ -1032,7 +1037,7 @@ def test_weapons_are_named_as_the_referee_reads_them() -> None:
     state, _ = play(state, "french_rifle", "short", "no")
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll)
-    assert step.request.reason == "French rifle fire at short range: 7+ +1"
+    assert step.request.reason == "French rifle fire at short range: hit on 6+ (7+ +1)"
     assert step.request.groups[0].label == "French rifle"
 
 
@@ -1068,3 +1073,59 @@ def test_a_rout_takes_the_climbers_back_off_the_wall() -> None:
     assert "Foot leaves the wall" in log
     foot = state.band("Foot")
     assert (foot.over_wall, foot.hook_up) == (0, False) and state.over_wall() == 0
+
+
+# ------------------------------------------------- one screen, one story (referee audit)
+
+
+def _outcome_of(state: GameState, dice: list[int]) -> Outcome:
+    transition = RULES.advance(state, Rolled(tuple(dice)))
+    assert transition.outcome is not None
+    return transition.outcome
+
+
+def test_the_toss_result_names_the_sides() -> None:
+    out = _outcome_of(new_game(), [7, 3])
+    assert out.details == (
+        "Legion 7+0 = 7, Arabs 3+0 = 3: Legion activates a unit",
+        "bonuses now Legion +0, Arabs +1",
+    )
+    assert _outcome_of(new_game(), [3, 7]).details[0].endswith(": Arabs activate a unit")
+    tie = _outcome_of(new_game(), [4, 4])
+    assert tie.details == ("Legion 4+0 = 4, Arabs 4+0 = 4: a tie, toss again",)
+    # the headline names the winner: "Activates: Legion", never "Side activating: ..."
+    assert categories(out.headline_label) == ("activates", {0: "tie"})
+
+
+def test_the_range_menu_says_its_inches_in_words() -> None:
+    raw = scenario_dict(hidden_arabs=False)
+    state, _ = play(new_game(raw), [7, 3], "unit:Section", "stay", "target:Horse")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitChoice) and step.prompt == "Range?"
+    labels = [c.label for c in step.options]
+    assert labels[0].startswith("Short, up to ") and labels[1].startswith("Long, up to ")
+    assert not any("<=" in label for label in labels)
+
+
+def test_the_fire_roll_s_reason_says_what_the_dice_are_for() -> None:
+    # the dice-entry screen has room for what follows the reason's topic only
+    state, _ = play(new_game(hidden_arabs=False), [7, 3], "unit:Section", "stay", "target:Horse")
+    state, _ = play(state, "short", "no")
+    step = RULES.next_step(state)
+    assert isinstance(step, AwaitRoll)
+    assert rest_of(step.request.reason, topic(step.request.reason)[0]) == "Hit on 6+ (7+ +1)"
+
+
+def test_a_hit_on_horse_kills_the_horse_too_and_on_foot_only_the_man() -> None:
+    state, _ = play(new_game(hidden_arabs=False), [7, 3], "unit:Section", "stay", "target:Horse")
+    state, _ = play(state, "short", "no")
+    on_horse = _outcome_of(state, [9, 9, 1, 1])
+    assert on_horse.details[-1] == (
+        "rolled 9, 9, 1, 1: 2 hits, each kills a figure (a horseman with his horse)"
+    )
+    state, _ = play(new_game(hidden_arabs=False), [7, 3], "unit:Section", "stay")
+    state, _ = play(state, "target:Riflemen", "short", "no")
+    on_foot = _outcome_of(state, [9, 1, 1, 1])
+    assert on_foot.details[-1] == "rolled 9, 1, 1, 1: 1 hit, kills a figure"
+    missed = _outcome_of(state, [1, 1, 1, 1])
+    assert missed.details[-1] == "rolled 1, 1, 1, 1: 0 hits"

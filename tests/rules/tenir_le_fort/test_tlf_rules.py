@@ -134,14 +134,14 @@ def test_option_counter_charge_die() -> None:
 
 def test_leaderless_mixed_tribes_fall_to_infighting_on_2_or_3() -> None:
     out = run("move", [1, 2], side="Arab", mixed_tribes=True)
-    assert {"infighting", "pinned"} <= out.effects
+    assert {"in-fighting", "pinned"} <= out.effects
     assert out.follow_up is not None and out.follow_up.dice_count == 1
-    assert "infighting" not in run("move", [2, 2], side="Arab", mixed_tribes=True).effects
+    assert "in-fighting" not in run("move", [2, 2], side="Arab", mixed_tribes=True).effects
 
 
 def test_a_leader_prevents_infighting() -> None:
     out = run("move", [1, 1, 2], side="Arab", mixed_tribes=True, leader=True)
-    assert "infighting" not in out.effects
+    assert "in-fighting" not in out.effects
 
 
 def test_infighting_loses_1d6_figures() -> None:
@@ -599,5 +599,4 @@ def test_counts_of_one_are_said_in_the_singular() -> None:
     assert reason("arab-resolve", casualties=1) == "1 Arab casualty: no resolve check"
     assert run("move", [1], side="FFL", mode="move_and_fire").details[-1] == "total 1 inch"
     assert run("ladder-advance", [1]).details == ("survivors move 1 inch",)
-    assert run("command-points", [1]).details == ("1 command point",)
     assert run("command-points", [3], halved=True).details[-1].endswith(": 1 point")

@@ -11,9 +11,17 @@ from dataclasses import replace
 import pytest
 from tlfplay import Play, at_first_chip, small, to_first_chip, unit_raw
 
-from companion.rules.core import AwaitChoice
+from companion.rules.core import AwaitChoice, Odds, Outcome
 from companion.rules.tenir_le_fort.actions import ACTIONS
-from companion.ui.wording import headline, odds_line, yes_no
+from companion.ui.wording import (
+    category_name,
+    headline,
+    named_outcomes,
+    odds_line,
+    pretty,
+    without_dice,
+    yes_no,
+)
 
 
 def _raiders() -> Play:
@@ -172,3 +180,144 @@ def test_secret_rolls_are_not_called_secret_twice() -> None:
 def test_the_maxim_is_named_with_a_capital() -> None:
     request = ACTIONS["maxim-fire"].request(ACTIONS["maxim-fire"].complete_params({}))
     assert request.reason == "FFL Maxim fire"
+
+
+# ------------------------------------------------- one screen, one story (referee audit)
+
+
+def _run(name: str, dice: tuple[int, ...], **params: int | bool | str) -> Outcome:
+    action = ACTIONS[name]
+    return action.resolve(action.complete_params(params), dice)
+
+
+def _odds(name: str, **params: int | bool | str) -> Odds:
+    action = ACTIONS[name]
+    return action.odds(action.complete_params(params))
+
+
+def _faces_lines(name: str, **params: int | bool | str) -> list[str]:
+    """The dice's meaning as the roll screen shows it: "label: meaning"."""
+    action = ACTIONS[name]
+    request = action.request(action.complete_params(params))
+    return [f"{g.label}: {g.faces_meaning}" for g in request.groups]
+
+
+@pytest.mark.parametrize(
+    ("dice", "lost"),
+    [
+        ((5, 5, 2, 2, 2, 2, 2, 2), "the 2 hits are lost"),  # clears, but scores nothing
+        ((1, 4, 4, 2, 2, 2, 2, 2), "the 2 hits are lost"),  # still jammed
+        ((1, 1, 1, 4, 2, 2, 2, 2), "the hit is lost"),  # broken for good
+    ],
+)
+def test_a_jammed_maxim_s_clearing_roll_states_no_hits_it_does_not_score(
+    dice: tuple[int, ...], lost: str
+) -> None:
+    out = _run("maxim-fire", dice, jammed=True)
+    assert headline(out) == "0 hits"
+    rolled = ", ".join(map(str, dice))
+    assert f"{rolled}: a clearing roll, {lost}" in out.details
+    assert not any(line.endswith(("2 hits", "1 hit")) for line in out.details)
+
+
+def test_a_clearing_roll_that_scores_still_counts_its_hits() -> None:
+    out = _run("maxim-fire", (5, 4, 2, 2, 2, 2, 2, 2), jammed=True, clear_fires=True)
+    assert "5, 4, 2, 2, 2, 2, 2, 2: 2 hits" in out.details
+
+
+def test_a_unit_that_does_not_move_is_not_told_a_total_in_inches() -> None:
+    # in-fighting (and a pin) stop the move: "0 inches" over "total 3 inches" contradicts
+    out = _run("move", (1, 2), side="Arab", mixed_tribes=True)
+    assert headline(out) == "0 inches"
+    assert "dice total 3" in out.details
+    assert not any("inches" in line for line in out.details)
+    still = _run("move", (4, 4), side="Arab", pinned=True)
+    assert headline(still) == "0 inches" and "dice total 8" in still.details
+    assert _run("move", (3, 5), side="Arab").details[-1] == "total 8 inches"
+
+
+def test_in_fighting_is_spelt_one_way_on_every_screen() -> None:
+    out = _run("move", (1, 2), side="Arab", mixed_tribes=True)
+    shown = [pretty(e) for e in out.effects] + list(out.details)
+    shown += list(_odds("move", mode="counter_charge", mixed_tribes=True).effects)
+    assert "in-fighting" in out.effects
+    assert not any("infighting" in text.lower() for text in shown)
+
+
+def test_command_points_are_named_once_and_their_die_reads_naturally() -> None:
+    out = _run("command-points", (6,), side="FFL")
+    assert headline(out) == "6 command points"
+    assert out.details == ()  # "6 command points" again would say nothing
+    assert _faces_lines("command-points", side="FFL") == [
+        "command points: as many as the die shows"
+    ]
+    assert _faces_lines("command-points", side="Arab", halved=True) == [
+        "command points: half the die, rounded down"
+    ]
+    halved = _run("command-points", (5,), side="Arab", halved=True)
+    assert headline(halved) == "2 command points"
+
+
+def test_the_ammunition_check_names_the_fire_left_not_a_divisor() -> None:
+    action = ACTIONS["ammunition"]
+    params = action.complete_params({})
+    out = action.resolve(params, (6, 6))
+    noun, names = named_outcomes(out.headline_label) or ("", {})
+    assert (noun, category_name(out.headline, names)) == ("ammo", "fire at a third")
+    assert "divisor" not in odds_line(action.odds(params), action.request(params).groups)
+    assert odds_line(action.odds(params), action.request(params).groups) == (
+        "plenty 58%, fire at half 39%, fire at a third 3%, low ammo 42%"
+    )
+
+
+def test_the_next_attack_die_says_what_it_counts() -> None:
+    assert _faces_lines("next-attack-day") == ["days to wait: half the die, rounded up"]
+    assert _faces_lines("next-attack-day", rule="d6") == ["days to wait: as many as the die shows"]
+
+
+def test_a_leader_s_menu_asks_a_question_with_the_points_left() -> None:
+    p = at_first_chip()  # the Arabs have 3 CP
+    p.chip("S")
+    assert p.prompt() == "Sheikh: spend CP? (3 left)"
+
+
+def test_dynamite_says_its_number_once() -> None:
+    out = _run("dynamite", (5, 6), use="mine")
+    assert headline(out) == "11 hits"
+    assert not any("11" in line for line in out.details)
+    gate = _run("dynamite", (3, 4), use="mine", target="gate")
+    assert gate.details == (
+        "each hit is a point of damage to the gate",
+        "7 damage: the gate is destroyed",
+    )
+
+
+def test_a_wound_roll_of_one_kind_is_not_said_again_under_its_headline() -> None:
+    out = _run("wound-check", (5, 3, 4), hits=3)
+    assert headline(out) == "1 man wounded"
+    assert out.details == ("5, 3, 4: 1 man wounded",)
+    # the box shows the dice and the headline: the line then has nothing left to say
+    assert without_dice(out.details[-1], "5, 3, 4", (headline(out),)) == ""
+    assert _run("wound-check", (1, 1, 4), hits=3).details == ("1, 1, 4: 2 men dead",)
+
+
+def test_a_charge_s_odds_do_not_count_berserk_twice_as_contact() -> None:
+    # no distance is asked before the roll: contact by itself would only be berserk again
+    odds = _odds("move", side="Arab", kind="mounted", mode="charge")
+    assert "berserk" in odds.effects and not odds.effects.get("contact")
+    assert "contact" not in odds_line(odds)
+    # a distance given makes contact its own question
+    assert _odds("move", side="Arab", mode="charge", distance=9).effects["contact"] > 0
+
+
+def test_a_berserk_charge_is_not_given_a_distance_it_does_not_need() -> None:
+    action = ACTIONS["move"]
+    params = action.complete_params({"side": "Arab", "mode": "charge"})
+    out = action.resolve(params, (6, 1, 1))
+    assert "berserk" in out.effects
+    noun, names = named_outcomes(out.headline_label, action.request(params).groups) or ("", {})
+    assert (noun, category_name(out.headline, names)) == ("inches", "as far as needed")
+    assert out.headline == 8  # still the dice's total, as the odds count it
+    assert "dice total 8" in out.details and not any("inches" in d for d in out.details)
+    plain = action.resolve(params, (2, 3, 4))
+    assert headline(plain) == "9 inches"
