@@ -128,6 +128,12 @@ def odds_line(odds: Odds | None, groups: Sequence[DiceGroup] = ()) -> str:
                      for value, chance in likeliest[:3]]
             if len(likeliest) > 3:
                 parts.append(f"others {percent(sum((c for _, c in likeliest[3:]), Fraction(0)))}")
+    elif len(odds.headline) == 1 and not names:
+        # A roll whose headline cannot vary (a jammed gun's clearing roll scores no
+        # hits) is not a chance of anything: "hits 0%" read as a broken figure.
+        [(only, _certain)] = odds.headline.items()
+        parts = [f"{only} {label} for certain"]
+        said = {Fraction(1)}
     elif set(odds.headline) <= {0, 1} and not odds.follow_up_mean:
         yes = Fraction(odds.headline.get(1, 0))
         parts = [f"{noun} {percent(yes)}"]

@@ -265,3 +265,9 @@ def test_a_reason_with_an_aside_is_titled_without_it_and_the_aside_said_below() 
 def test_a_detail_does_not_repeat_the_dice_shown_above_it(
         line: str, dice: str, shown: tuple[str, ...], left: str) -> None:
     assert without_dice(line, dice, shown) == left
+
+
+def test_a_headline_that_cannot_vary_is_said_as_certain() -> None:
+    """A jammed Maxim's clearing roll scores nothing whatever the dice: "hits 0%"."""
+    assert odds_line(Odds("hits", {0: Fraction(1)}, {"cleared": Fraction(1, 2)})) == \
+        "0 hits for certain, cleared 50%"
