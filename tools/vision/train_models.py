@@ -568,48 +568,12 @@ def mine_hard_negatives(data: list[tuple[np.ndarray, np.ndarray]]) -> None:
     print(f"{len(HARD_NEGATIVES)} hard negatives from the detector on train/", flush=True)
 
 
-class HardDice:
-    """Loss-weighted choice of train/ dice (``--hard-share``).
-
-    A uniform draw spends most steps on white dice with black pips that the network
-    already reads; the dice it doubts (dark or translucent bodies with red pips) are a
-    few percent of the photos. Each die keeps a running mean of its training loss, and a
-    share of the die samples is drawn in proportion to it, so the doubted dice come up
-    several times as often. The floor term keeps every die in the draw.
-    """
-
-    def __init__(self, data: list[tuple[np.ndarray, np.ndarray]], share: float) -> None:
-        self.share = share
-        self.ids = [(k, j) for k, (_img, b) in enumerate(data) for j in range(len(b))]
-        self.loss = np.ones(len(self.ids), np.float64)  # unseen dice first
-        self.drawn: list[int] = []  # die index of each sample of the last batch, or -1
-
-    def pick(self, rng: random.Random) -> int:
-        w = self.loss + 0.05
-        return int(np.searchsorted(np.cumsum(w), rng.random() * w.sum()))
-
-    def update(self, per_sample_loss: np.ndarray) -> None:
-        for i, loss in zip(self.drawn, per_sample_loss, strict=True):
-            if i >= 0:
-                self.loss[i] = 0.7 * self.loss[i] + 0.3 * float(loss)
-
-    def report(self) -> str:
-        top = np.sort(self.loss)[::-1]
-        return (f"hard dice: loss mean {self.loss.mean():.3f}, top 1 % "
-                f"{top[: max(1, len(top) // 100)].mean():.3f}")
-
-
-HARD: HardDice | None = None
-
-
 def d6_batch(
     data: list[tuple[np.ndarray, np.ndarray]], rng: random.Random, bs: int,
     floored: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Classes 0-5 = face 1-6, 6 = not a readable d6 face (background, off-centre, d10)."""
     xs, ys = [], []
-    if HARD is not None:
-        HARD.drawn = []
 
     def photo() -> tuple[np.ndarray, np.ndarray]:
         if floored and rng.random() < OTHER_FLOOR_SHARE:
@@ -618,18 +582,11 @@ def d6_batch(
 
     for _ in range(bs):
         r = rng.random()
-        drawn = -1
         if r < 0.70:
-            if HARD is not None and rng.random() < HARD.share:
-                drawn = HARD.pick(rng)
-                k, j = HARD.ids[drawn]
-                img, b = data[k]
-                c, cx, cy, bw, bh = b[j]
-            else:
-                img, b = photo()
-                if not len(b):
-                    continue
-                c, cx, cy, bw, bh = b[rng.randrange(len(b))]
+            img, b = photo()
+            if not len(b):
+                continue
+            c, cx, cy, bw, bh = b[rng.randrange(len(b))]
             die = max(bw, bh)
             crop = crop_from(img, cx, cy, die, D6_CROP, rng.uniform(0, 360), 0.1, rng,
                              foreshortening(rng, TILTED_SHARE))
@@ -670,8 +627,6 @@ def d6_batch(
         crop = degrade_crop(colour_jitter(crop, rng, 0.3), rng)
         xs.append(crop)
         ys.append(label)
-        if HARD is not None:
-            HARD.drawn.append(drawn)
     return normalise_crop_batch(np.stack(xs)), np.array(ys, np.int64)
 
 
@@ -767,7 +722,6 @@ def holdout_accuracy(net: nn.Module, held: list[tuple[np.ndarray, np.ndarray]]) 
 def train_classifier(
     which: str, minutes: float, seed: int = 1, init: bool = False, holdout: int = 0,
     out: str | None = None, from_onnx: str | None = None, other_floors: bool = False,
-    hard_share: float = 0.0,
 ) -> None:
     rng = random.Random(seed)
     everything = load_train()
@@ -775,9 +729,6 @@ def train_classifier(
     held = everything[-holdout:] if holdout else []
     if which == "d6":
         mine_hard_negatives(data)
-        if hard_share:
-            global HARD
-            HARD = HardDice(data, hard_share)
         net = Classifier(7, widths=D6_WIDTHS, deep=True)
         batch, n_in, name = d6_batch, D6_CROP, "d6.onnx"
     else:
@@ -813,11 +764,7 @@ def train_classifier(
         else:
             x, y = batch(data, rng, 64)
         logits, _ = net(torch.from_numpy(x))
-        losses = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05,
-                                 reduction="none")
-        if HARD is not None:
-            HARD.update(losses.detach().numpy())
-        loss = losses.mean()
+        loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -827,8 +774,6 @@ def train_classifier(
             print(f"{which} step {step} t={time.time() - t0:.0f}s loss {loss.item():.3f} "
                   f"acc {np.mean(acc_hist[-100:]):.3f}", flush=True)
         if held and step % 1000 == 0:
-            if HARD is not None:
-                print(HARD.report(), flush=True)
             holdout_accuracy(net, held)
             torch.save(net.state_dict(), ckpt)
     if held:
@@ -870,12 +815,7 @@ def main() -> None:
                     default=0.0, metavar="SHARE",
                     help="det and d6: put this share (default OTHER_FLOOR_SHARE) of the "
                          "train/ photo samples on other floors (synth.replace_floor)")
-    ap.add_argument("--hard-share", type=float, default=0.0, metavar="SHARE",
-                    help="d6: draw this share of the train/ die samples in proportion to "
-                         "their running training loss (HardDice)")
     a = ap.parse_args()
-    if a.hard_share and a.which != "d6":
-        ap.error("--hard-share is for d6")
     if a.other_floors and a.which == "digits":
         ap.error("--other-floors is for det and d6 (the digit model has its own floors)")
     if a.other_floors:
@@ -885,7 +825,7 @@ def main() -> None:
                        bool(a.other_floors))
     else:
         train_classifier(a.which, a.minutes or 6, a.seed + 1, a.resume, a.holdout,
-                         a.out, a.from_onnx, bool(a.other_floors), a.hard_share)
+                         a.out, a.from_onnx, bool(a.other_floors))
 
 
 if __name__ == "__main__":
