@@ -266,7 +266,8 @@ def wrap_all(paragraphs: tuple[str, ...], size: int, width: int) -> list[str]:
     return every
 
 
-ARROW_ROOM = 6  # the body's right margin kept for the scroll marks
+ARROW_ROOM = 6  # the body's right margin kept for the scroll marks (no room in the footer)
+FOOTER_MARK_ROOM = 13  # the footer line's end, where both marks go when its words leave room
 
 
 def _text(text: str, size: int, left: int, top: int, right: int, *, center: bool = False,
@@ -313,10 +314,12 @@ def layout(screen: Screen) -> Layout:
         for row, words_line in enumerate(words):
             texts.append(_text(words_line, FOOTER_SIZE, MARGIN, footer[0] + row * pitch,
                                WIDTH - MARGIN))
+        footer_last = len(texts) - 1 if words else None
         if " ".join(words) != " ".join(plain(screen.footer).split()):
             cut.append(f"footer: {screen.footer}")
     else:
         footer, bottom = (HEIGHT, HEIGHT), HEIGHT - 2
+        footer_last = None
     top = BODY[0]
     if screen.kind == "entry":
         # UP/DOWN set the die here, so nothing scrolls: one line of context.
@@ -351,10 +354,26 @@ def layout(screen: Screen) -> Layout:
     arrows: list[tuple[str, int, int]] = []
     scroll_max = 0
     first = 0
+    marks_in_body = False
     if len(every) > room:
         if room == 0:
             cut.append(f"lines: {' '.join(screen.lines)}")
+        elif footer_last is not None and fits(texts[footer_last].text, FOOTER_SIZE,
+                                              inner - FOOTER_MARK_ROOM):
+            # The marks at the end of the footer's line, so the body keeps its width
+            # ("avg 4.0 command points" wrapped only for the marks' sake).
+            last = texts[footer_last]
+            texts[footer_last] = _text(last.text, FOOTER_SIZE, MARGIN, last.slot[1],
+                                       WIDTH - MARGIN - FOOTER_MARK_ROOM)
+            scroll_max = len(every) - room
+            first = min(max(0, screen.scroll), scroll_max)
+            y = last.slot[1] + (line_height(FOOTER_SIZE) - 3) // 2
+            if first > 0:
+                arrows.append(("up", WIDTH - 12, y))
+            if first < scroll_max:
+                arrows.append(("down", WIDTH - 6, y))
         else:
+            marks_in_body = True
             every = wrap_all(screen.lines, BODY_SIZE, inner - ARROW_ROOM)
             scroll_max = len(every) - room
             first = min(max(0, screen.scroll), scroll_max)
@@ -362,7 +381,7 @@ def layout(screen: Screen) -> Layout:
                 arrows.append(("up", WIDTH - 5, top + 1))
             if first < scroll_max:
                 arrows.append(("down", WIDTH - 5, top + room * pitch - 4))
-    right = WIDTH - MARGIN - (ARROW_ROOM if scroll_max else 0)
+    right = WIDTH - MARGIN - (ARROW_ROOM if marks_in_body else 0)
     for line in every[first : first + room]:
         texts.append(_text(line, BODY_SIZE, MARGIN, top, right))
         top += pitch

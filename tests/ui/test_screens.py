@@ -402,3 +402,19 @@ def test_small_digits_are_drawn_from_the_clear_bitmaps(inverted: bool) -> None:
     assert any(image.getpixel((cx + dx, digit_top + dy)) == ink
                for dx in range(0, 3) for dy in range(6, 11))
     check_layout(screen)
+
+
+def test_scroll_marks_go_at_the_footers_end_when_its_words_leave_room() -> None:
+    """On Fighting Swashbucklers' command roll "avg 4.0 command points" wrapped only
+    because the body kept a column for the marks."""
+    lines = ("avg 4.0 command points", "Commanding officer's band: 2d6", "more", "and more")
+    short = layout(Screen("roll", "Capt Lemaire", big="Roll 1d% + 1d10", lines=lines,
+                          footer="hold SEL: menu"))
+    assert any(t.text == "avg 4.0 command points" for t in short.texts)  # one line
+    [(direction, _x, y)] = short.arrows
+    assert direction == "down" and y >= short.footer[0]  # in the footer's row
+    check_layout(Screen("roll", "Capt Lemaire", big="Roll 1d% + 1d10", lines=lines,
+                        footer="hold SEL: menu", scroll=1))
+    long_footer = layout(Screen("roll", "Capt Lemaire", big="Roll 1d% + 1d10", lines=lines,
+                                footer="Next: resolve check 2d6"))
+    assert all(y < long_footer.footer[0] for _, _, y in long_footer.arrows)  # in the body
