@@ -36,6 +36,17 @@ from companion.rules.fortboard.state import ATTACKER, DEFENDER, GameState
 FILLER = unit("Reserve", "Red", "infantry", 4, "Siege")
 
 
+def _board(*units: dict[str, object], **setup: Any) -> GameState:
+    """A game with these units and the far-off attackers of FILLER."""
+    return new_game([*units, FILLER], **setup)
+
+
+def _sides(state: GameState, contact: str) -> tuple[list[str], list[str]]:
+    """Who fights at a contact, attackers and defenders, by label."""
+    attackers, defenders = board.contact_sides(state, contact)
+    return [f.label for f in attackers], [f.label for f in defenders]
+
+
 def _end_both(state: GameState) -> GameState:
     """Attacker and defender end their moves: combat starts."""
     if state.phase == ATTACKER:
@@ -252,7 +263,7 @@ def test_option_wall_weapons_fire_only_in_the_defenders_move() -> None:
 
 
 def test_a_beaten_defender_gives_up_his_space() -> None:
-    state = new_game([*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER])
+    state = _board(*foot_and_guard(foot=1, guard=2, guard_at="N wall"))
     state = _end_both(state)
     assert roll_request(state).request.dice_count == 2  # one fight: 1d6 each
     state, log = play(state, (6, 1))
@@ -262,8 +273,8 @@ def test_a_beaten_defender_gives_up_his_space() -> None:
 
 
 def test_option_climber_must_kill_the_defender() -> None:
-    state = new_game(
-        [*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER],
+    state = _board(
+        *foot_and_guard(foot=1, guard=2, guard_at="N wall"),
         options={"ladder_climb": "kill_defender"},
     )
     state, log = play(_end_both(state), (6, 1))
@@ -280,12 +291,9 @@ def test_towers_cannot_be_scaled_by_ladders() -> None:
 def _guard_and_bows_on_the_wall(climbers: int) -> GameState:
     """Climbers at the N wall foot; a guard and an archer hold the wall's two open
     spaces, so the first two climbers find the oil's two spaces empty."""
-    return new_game(
-        [
-            *foot_and_guard(foot=climbers, guard=1, guard_at="N wall"),
-            unit("Bows", "Blue", "archer", 1, "N wall"),
-            FILLER,
-        ]
+    return _board(
+        *foot_and_guard(foot=climbers, guard=1, guard_at="N wall"),
+        unit("Bows", "Blue", "archer", 1, "N wall"),
     )
 
 
@@ -666,29 +674,23 @@ def test_attackers_in_a_tower_storm_the_full_wall_beside_it() -> None:
     state, _ = play(state, "move:Foot", "at:NE tower")
     assert "to:E wall" not in options_of(state)  # no room to step in
     assert board.contacts(state) == ("storm:E wall",)
-    attackers, defenders = board.contact_sides(state, "storm:E wall")
-    assert [f.label for f in attackers] == ["Foot #1"]
-    assert [f.label for f in defenders] == ["East #1", "East #2", "East #3"]
+    assert _sides(state, "storm:E wall") == (["Foot #1"], ["East #1", "East #2", "East #3"])
     # with a space free the Foot step in instead: no storm
     state = replace(state, figures=tuple(f for f in state.figures if f.label != "East #3"))
     assert board.contacts(state) == ()
 
 
 def test_a_full_tower_is_stormed_from_its_walls_and_the_courtyard_but_not_by_horse() -> None:
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Horse", "Red", "mounted", 2, "Camp"),
-            unit("Tower", "Blue", "infantry", 4, "NE tower"),
-            FILLER,
-        ]
+    state = _board(
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Horse", "Red", "mounted", 2, "Camp"),
+        unit("Tower", "Blue", "infantry", 4, "NE tower"),
     )
     state = replace(state, hits=(("NE tower", 5),))  # four spaces left, all held
     state = _send_ahead(_set(state, "Foot", place="E wall"), "Foot", "Courtyard")
     state = _set(state, "Horse", place="Courtyard")  # horses never go into a tower
     assert board.contacts(state) == ("storm:NE tower",)
-    attackers, _ = board.contact_sides(state, "storm:NE tower")
-    assert [f.label for f in attackers] == ["Foot #1", "Foot #2", "Foot #3", "Foot #4"]
+    assert _sides(state, "storm:NE tower")[0] == ["Foot #1", "Foot #2", "Foot #3", "Foot #4"]
     state, log = play(state, "end", "end")
     assert log[-1] == "Storming NE tower: 4 against 4"
     assert roll_request(state).request.dice_count == 8
@@ -709,12 +711,9 @@ def test_keep_defenders_fight_twice() -> None:
 
 def _keep_stormed(**options: object) -> GameState:
     """The Foot break into the keep and beat its one guard; a defender still holds the E wall."""
-    units = [
-        *foot_and_guard(foot=2, guard=1, guard_at="Keep"),
-        unit("Res", "Blue", "infantry", 1, "E wall"),
-        FILLER,
-    ]
-    state = _set(new_game(units, options=dict(options)), "Foot", place="Keep")
+    state = _board(*foot_and_guard(foot=2, guard=1, guard_at="Keep"),
+                   unit("Res", "Blue", "infantry", 1, "E wall"), options=dict(options))
+    state = _set(state, "Foot", place="Keep")
     state, _ = play(_end_both(state), (6, 1), (6, 1, 1, 1))
     return state
 
@@ -779,12 +778,9 @@ def test_a_stormed_keep_can_be_taken() -> None:
 def _attackers_fill(place: str, *, foot: int, reserves: int, **changes: object) -> GameState:
     """`foot` Foot fill `place` (a building with as many spaces); `reserves` Blue
     reserves stand in the courtyard beside it."""
-    units = [
-        unit("Foot", "Red", "infantry", foot, "N wall foot"),
-        unit("Res", "Blue", "infantry", reserves, "Courtyard"),
-        FILLER,
-    ]
-    return _set(new_game(units), "Foot", place=place, **changes)
+    state = _board(unit("Foot", "Red", "infantry", foot, "N wall foot"),
+                   unit("Res", "Blue", "infantry", reserves, "Courtyard"))
+    return _set(state, "Foot", place=place, **changes)
 
 
 def _full_barracks(**changes: object) -> GameState:
@@ -797,9 +793,8 @@ def test_defenders_in_the_courtyard_retake_a_barracks_full_of_attackers() -> Non
     moving, _ = play(in_phase(state, DEFENDER), "move:Res")
     assert "to:Barracks" not in options_of(moving)  # no room to step in
     assert board.contacts(state) == ("retake:Barracks",)
-    attackers, defenders = board.contact_sides(state, "retake:Barracks")
-    assert [f.label for f in attackers] == ["Foot #1", "Foot #2"]
-    assert [f.label for f in defenders] == ["Res #1", "Res #2", "Res #3"]
+    assert _sides(state, "retake:Barracks") == (
+        ["Foot #1", "Foot #2"], ["Res #1", "Res #2", "Res #3"])
     state, log = play(state, "end", "end")
     assert log[-1] == "Retaking Barracks: 2 against 3"
     assert roll_request(state).request.dice_count == 4  # two pairs
@@ -834,20 +829,16 @@ def test_without_the_retake_the_full_barracks_falls_unfought() -> None:
 def test_a_wall_full_of_attackers_is_retaken_by_foot_next_to_it_not_by_horse() -> None:
     # the N wall (beside the barracks) opens on the courtyard; its tower and the barracks
     # touch it too; horses never step onto a wall
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Bar", "Blue", "infantry", 1, "Barracks"),
-            unit("Res", "Blue", "infantry", 1, "Courtyard"),
-            unit("Horse", "Blue", "mounted", 1, "Courtyard"),
-            unit("Tower", "Blue", "infantry", 1, "NE tower"),
-            FILLER,
-        ]
+    state = _board(
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Bar", "Blue", "infantry", 1, "Barracks"),
+        unit("Res", "Blue", "infantry", 1, "Courtyard"),
+        unit("Horse", "Blue", "mounted", 1, "Courtyard"),
+        unit("Tower", "Blue", "infantry", 1, "NE tower"),
     )
     state = _set(state, "Foot", place="N wall")
     assert board.contacts(state) == ("retake:N wall",)
-    _, defenders = board.contact_sides(state, "retake:N wall")
-    assert [f.label for f in defenders] == ["Bar #1", "Res #1", "Tower #1"]
+    assert _sides(state, "retake:N wall")[1] == ["Bar #1", "Res #1", "Tower #1"]
     # the E wall opens only on the tower: the courtyard does not retake it
     state = new_game(
         [
@@ -858,8 +849,7 @@ def test_a_wall_full_of_attackers_is_retaken_by_foot_next_to_it_not_by_horse() -
     )
     state = _send_ahead(_set(state, "Foot", place="E wall"), "Foot", "N wall foot")
     assert board.contacts(state) == ("retake:E wall",)
-    _, defenders = board.contact_sides(state, "retake:E wall")
-    assert [f.label for f in defenders] == ["Tower #1"]
+    assert _sides(state, "retake:E wall")[1] == ["Tower #1"]
     state = _set(state, "Tower", place="Courtyard")
     assert board.contacts(state) == ()
 
@@ -867,20 +857,15 @@ def test_a_wall_full_of_attackers_is_retaken_by_foot_next_to_it_not_by_horse() -
 def test_only_horses_retake_the_stables_and_the_gate_from_the_stables() -> None:
     # only the defender's horses go into the stables (1.6), so only they storm it; the
     # gate opens on the courtyard and the stables, so anyone there storms it
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 4, "N wall foot"),
-            unit("Res", "Blue", "infantry", 1, "Courtyard"),
-            unit("Horse", "Blue", "mounted", 1, "Courtyard"),
-            FILLER,
-        ]
+    state = _board(
+        unit("Foot", "Red", "infantry", 4, "N wall foot"),
+        unit("Res", "Blue", "infantry", 1, "Courtyard"),
+        unit("Horse", "Blue", "mounted", 1, "Courtyard"),
     )
     state = _put(_put(state, "Stables", "Foot #1", "Foot #2"), "Gate", "Foot #3", "Foot #4")
     assert board.contacts(state) == ("retake:Stables", "retake:Gate")
-    _, defenders = board.contact_sides(state, "retake:Stables")
-    assert [f.label for f in defenders] == ["Horse #1"]
-    _, defenders = board.contact_sides(state, "retake:Gate")
-    assert [f.label for f in defenders] == ["Res #1", "Horse #1"]
+    assert _sides(state, "retake:Stables")[1] == ["Horse #1"]
+    assert _sides(state, "retake:Gate")[1] == ["Res #1", "Horse #1"]
 
 
 def test_a_tower_held_by_attackers_is_fought_at_its_corner_only() -> None:
@@ -902,12 +887,8 @@ def test_a_tower_held_by_attackers_is_fought_at_its_corner_only() -> None:
 def _guards_on_the_n_wall_and_a_reserve(*, foot: int) -> GameState:
     """`foot` Foot below the N wall (no wall weapon), two Guards on it and one Blue
     reserve in the courtyard, beside the barracks: where full places face each other."""
-    units = [
-        *foot_and_guard(foot=foot, guard=2, guard_at="N wall"),
-        unit("Res", "Blue", "infantry", 1, "Courtyard"),
-        FILLER,
-    ]
-    return new_game(units, wall_weapons=[])
+    return _board(*foot_and_guard(foot=foot, guard=2, guard_at="N wall"),
+                  unit("Res", "Blue", "infantry", 1, "Courtyard"), wall_weapons=[])
 
 
 def test_two_places_full_against_each_other_fight_once() -> None:
@@ -917,11 +898,8 @@ def test_two_places_full_against_each_other_fight_once() -> None:
     state = _guards_on_the_n_wall_and_a_reserve(foot=2)
     state = replace(_set(state, "Foot", place="Barracks"), hits=(("N wall", 2),))
     assert board.contacts(state) == ("retake:Barracks", "storm:N wall")
-    _, defenders = board.contact_sides(state, "retake:Barracks")
-    assert [f.label for f in defenders] == ["Res #1"]
-    attackers, defenders = board.contact_sides(state, "storm:N wall")
-    assert [f.label for f in attackers] == ["Foot #1", "Foot #2"]
-    assert [f.label for f in defenders] == ["Guard #1", "Guard #2"]
+    assert _sides(state, "retake:Barracks")[1] == ["Res #1"]
+    assert _sides(state, "storm:N wall") == (["Foot #1", "Foot #2"], ["Guard #1", "Guard #2"])
     assert board.contacts(_set(state, "Res", place="Keep")) == ("storm:N wall",)
     # played out: the reserve meets Foot #1 and Foot #2 gangs up on him; then the Foot
     # storm the wall, two pairs; the guards fight no one else
@@ -964,7 +942,7 @@ def test_which_full_places_face_each_other_is_settled_as_combat_starts() -> None
 def test_every_matched_pair_at_a_ladder_fights_though_a_climber_falls_first() -> None:
     # the pairs of a first round are fought at the same time: Foot #1 dying in his
     # fight does not call off Foot #2's fight with the other guard (the dice were rolled)
-    state = new_game([*foot_and_guard(foot=2, guard=2, guard_at="N wall"), FILLER], wall_weapons=[])
+    state = _board(*foot_and_guard(foot=2, guard=2, guard_at="N wall"), wall_weapons=[])
     wounded = tuple(replace(f, wounded=f.label == "Foot #1") for f in state.figures)
     state = _end_both(replace(state, figures=wounded))
     assert roll_request(state).request.dice_count == 4  # two climbers, two guards
@@ -1009,14 +987,11 @@ def test_a_storm_from_a_place_won_back_earlier_is_passed_over_with_a_line() -> N
 def test_a_corner_with_both_sides_killed_earlier_is_passed_over_with_a_line() -> None:
     # the tower's guard kills Foot #2 inside it, Foot #1 kills the reserve in the
     # courtyard: the corner of the tower has no one left on either side
-    state = new_game(
-        [
-            unit("Foot", "Red", "infantry", 2, "N wall foot"),
-            unit("Tow", "Blue", "infantry", 1, "NE tower"),
-            unit("Res", "Blue", "infantry", 1, "Courtyard"),
-            unit("East", "Blue", "infantry", 1, "E wall"),
-            FILLER,
-        ]
+    state = _board(
+        unit("Foot", "Red", "infantry", 2, "N wall foot"),
+        unit("Tow", "Blue", "infantry", 1, "NE tower"),
+        unit("Res", "Blue", "infantry", 1, "Courtyard"),
+        unit("East", "Blue", "infantry", 1, "E wall"),
     )
     state = _put(_put(state, "Courtyard", "Foot #1"), "NE tower", "Foot #2")
     hurt = tuple(replace(f, wounded=f.label in ("Foot #2", "Res #1")) for f in state.figures)
@@ -1043,8 +1018,7 @@ def test_a_fight_takes_its_sides_as_they_stand_and_makes_no_new_contact_this_tur
     state, log = play(state, (6, 1))
     assert "Foot #1 takes the space on N wall" in log
     assert log[-1] == "Corner of NE tower: 1 against 2"
-    _, defenders = board.contact_sides(state, "corner:NE tower")
-    assert [f.label for f in defenders] == ["Guard #1", "Res #1"]
+    assert _sides(state, "corner:NE tower")[1] == ["Guard #1", "Res #1"]
     state, log = play(state, (3, 3), (3, 3))  # a tie, then Res #1 gangs up: a tie
     assert log[-1] == "Turn 2 begins"
     assert not any("Melee at N wall" in line for line in log)
@@ -1362,16 +1336,12 @@ def test_wounded_figure_fights_on_at_one() -> None:
 def test_one_defender_meets_each_climber_and_the_others_are_free() -> None:
     # 1.3: a climber fights the man in the space he climbs to; the wall's other
     # defenders face no one: the archer may shoot in the defender's move
-    state = new_game(
-        [
-            *foot_and_guard(foot=1, guard=1, guard_at="N wall"),
-            unit("Bows", "Blue", "archer", 1, "N wall"),
-            unit("Crew", "Red", "infantry", 2, "Cat"),
-            FILLER,
-        ]
+    state = _board(
+        *foot_and_guard(foot=1, guard=1, guard_at="N wall"),
+        unit("Bows", "Blue", "archer", 1, "N wall"),
+        unit("Crew", "Red", "infantry", 2, "Cat"),
     )
-    _, defenders = board.contact_sides(state, "ladder:N wall")
-    assert [f.label for f in defenders] == ["Guard #1"]
+    assert _sides(state, "ladder:N wall")[1] == ["Guard #1"]
     state, _ = play(state, "end", "fire:Bows")
     assert options_of(state) == ["crew:Cat"]  # the climber below is in melee: no target
     state = _end_both(in_phase(state, DEFENDER))
@@ -1383,12 +1353,9 @@ def test_one_defender_meets_each_climber_and_the_others_are_free() -> None:
 def test_storms_come_after_the_other_contacts_and_a_figure_fights_in_each() -> None:
     # the Foot in the courtyard fight the reserve there, then storm the full keep; the
     # reserve also fights the Foot holding the tower corner (1.12: as often as needed)
-    state = new_game(
-        [
-            *foot_and_guard(foot=2, guard=3, guard_at="Keep"),
-            unit("Res", "Blue", "infantry", 1, "Courtyard"),
-            FILLER,
-        ]
+    state = _board(
+        *foot_and_guard(foot=2, guard=3, guard_at="Keep"),
+        unit("Res", "Blue", "infantry", 1, "Courtyard"),
     )
     state = _send_ahead(_set(state, "Foot", place="Courtyard"), "Foot", "NE tower")
     assert board.contacts(state) == ("place:Courtyard", "corner:NE tower", "storm:Keep")
@@ -1752,7 +1719,7 @@ def test_the_attacker_wins_when_no_defender_is_left_and_the_defender_likewise() 
     step = RULESET.next_step(state)
     assert isinstance(step, GameOver)
     assert step.summary[0] == "Red won on turn 1: no defender is left"
-    state = new_game([*foot_and_guard(foot=1, guard=2, guard_at="N wall"), FILLER])
+    state = _board(*foot_and_guard(foot=1, guard=2, guard_at="N wall"))
     state = replace(state, figures=tuple(f for f in state.figures if f.unit != "Reserve"))
     state = _set(state, "Foot", wounded=True)
     state, _ = play(_end_both(state), (1, 6))
