@@ -1091,7 +1091,11 @@ class Box:
         if named is not None:
             noun, names = named
             name = category_name(outcome.headline, names)
-            big = first_fitting("big", capital(f"{noun}: {name}"), capital(name))
+            # A roll-off's tie names no side ("Goes first: tie" reads as if one called
+            # "tie" did): it says what happens instead, the same dice again.
+            rolled_again = name == "tie" and outcome.follow_up is not None
+            big = (first_fitting("big", "Tie: roll again", "Tie") if rolled_again
+                   else first_fitting("big", capital(f"{noun}: {name}"), capital(name)))
             said |= {noun, name}
             # The name alone under a title that says what was rolled for ("Legion"
             # under "Activation toss") is enough; "Result" needs the noun said.

@@ -77,6 +77,20 @@ def test_who_goes_first_says_the_side_once(rig: Rig) -> None:
     assert not any("Tribesmen" in line for line in screen.lines[2:])
 
 
+def test_a_tie_is_said_alone_with_what_comes_next(rig: Rig) -> None:
+    """On the Frontier said "Goes first: tie", as if a side called "tie" went first."""
+    groups = (DiceGroup(D6, 1, "British", ""), DiceGroup(D6, 1, "Tribesmen", ""))
+    request = RollRequest("Who goes first: a d6 each, high goes first", groups)
+    screen = result(rig, request.reason, groups,
+                    Odds("goes first (0 = tie)", {1: Fraction(5, 12), 2: Fraction(5, 12),
+                                                  0: SIXTH}),
+                    (4, 4), Outcome(0, "goes first (0 = tie)", frozenset({"tie"}),
+                                    ("British 4, Tribesmen 4: a tie, roll again",),
+                                    follow_up=request))
+    assert screen.big == "Tie: roll again"
+    assert screen.lines[:2] == ("British 4", "Tribesmen 4")
+
+
 def test_an_effect_that_only_repeats_the_headline_is_left_out(rig: Rig) -> None:
     # Scrubs of the Desert: "Sighted: yes" over "Sighted".
     sighted = result(rig, "Sighting at 2-4\": 3+", (DiceGroup(DieKind.D10, 1, "sighting", ""),),
