@@ -70,6 +70,9 @@ class Force:
     ranks: int = 1
     engineers: bool = False
     guns: int = 1  # artillery: guns in the unit, for the per-gun reading of contact dice
+    # Artillery only: the guns are hitched up to move, not deployed to fire. A move
+    # that ends deploying (the -4") unlimbers them; any other move leaves them limbered.
+    limbered: bool = False
     joined: str = ""  # a commander unit that has joined this unit (Follow Me!)
 
     @property
@@ -219,6 +222,7 @@ def start(scenario: Scenario) -> GameState:
                 ranks=int(str(traits.get("ranks", 1))),
                 engineers=bool(traits.get("engineers", False)),
                 guns=int(str(traits.get("guns", 1))),
+                limbered=bool(traits.get("limbered", False)),
             )
         )
     return GameState(
@@ -262,8 +266,8 @@ def shooting_dice(state: GameState, f: Force) -> int:
 
 
 def can_shoot(state: GameState, f: Force) -> bool:
-    """Not shaken, and enough figures in the front rank for at least one die."""
-    return f.in_play and not f.shaken and shooting_dice(state, f) > 0
+    """Not shaken, guns deployed, and enough figures in the front rank for one die."""
+    return f.in_play and not f.shaken and not f.limbered and shooting_dice(state, f) > 0
 
 
 def can_hold_fire(state: GameState, f: Force) -> bool:
@@ -340,8 +344,13 @@ def _choice(state: GameState) -> AwaitChoice | None:
         options = (*unit_choices("unit", ready), Choice("done", "End orders"))
         return AwaitChoice(f"{state.active_side}: which unit?", options, state.active_side)
     if stage == "order":
-        prompt = "Charged: order?" if state.engaged(ctx.actor) else "Order?"
-        return AwaitChoice(prompt, _orders(state, state.force(ctx.actor)), ctx.actor)
+        actor = state.force(ctx.actor)
+        prompt = "Order?"
+        if state.engaged(ctx.actor):
+            prompt = "Charged: order?"
+        elif actor.limbered:
+            prompt = "Limbered: order?"  # why Shoot is missing: a move must deploy first
+        return AwaitChoice(prompt, _orders(state, actor), ctx.actor)
     if stage == "charge_target":
         return AwaitChoice(
             "Charge which unit?", _targets(state, state.force(ctx.actor).side), ctx.actor
@@ -906,7 +915,19 @@ def _after_move(state: GameState) -> _Result:
     ctx = state.ctx
     if ctx.charging or ctx.joining:
         return _Result(_to(state, "contact"))
-    return _Result(_unit_done(state, ctx.actor, False))
+    f = state.force(ctx.actor)
+    if f.kind != "artillery":
+        return _Result(_unit_done(state, ctx.actor, False))
+    # guns move hitched up: only a move that pays the 4" to deploy ends ready to fire
+    state = state.with_force(replace(f, limbered=not ctx.deploy))
+    if ctx.deploy:
+        line = _agree(state, f.name, "deploys", "deploy") + ": may shoot from the next order"
+    else:
+        line = (
+            _agree(state, f.name, "is", "are")
+            + ' limbered: no shooting until a move ends deploying (-4")'
+        )
+    return _Result(_unit_done(state, ctx.actor, False), (line,))
 
 
 # --------------------------------------------------------- shooting chain
@@ -1140,6 +1161,15 @@ def _apply_charge_result(state: GameState) -> _Result:
     if result.defender_moves == "routs" or not defender.figures:
         defender = _destroy(defender)
         cues.add("resolve_failed")
+    if state.options.retreat_limbers_guns:
+        attacker, attacker_limbers = _limber_to_retreat(attacker, result.attacker_moves)
+        defender, defender_limbers = _limber_to_retreat(defender, result.defender_moves)
+        lines.extend(
+            _agree(state, f.name, "limbers", "limber") + " to go back: no shooting until a "
+            'move ends deploying (-4")'
+            for f, limbers in ((attacker, attacker_limbers), (defender, defender_limbers))
+            if limbers
+        )
     moved = tuple(
         f.name
         for f, moves in ((attacker, result.attacker_moves), (defender, result.defender_moves))
@@ -1162,6 +1192,15 @@ def _apply_charge_result(state: GameState) -> _Result:
     if result.loser == "defender" and attacker.in_play:
         lines.append(f"{attacker.name} may occupy the position")
     return _prefix(_next_charge(state), tuple(lines), frozenset(cues))
+
+
+def _limber_to_retreat(f: Force, moves: str) -> tuple[Force, bool]:
+    """Guns giving ground move back a full (or half) move with nothing spent deploying,
+    so they end limbered; the bool says whether that changed anything worth saying."""
+    gives_ground = moves in ("retreats", "falls_back")
+    if f.kind != "artillery" or not gives_ground or not f.on_table or f.limbered:
+        return f, False
+    return replace(f, limbered=True), True
 
 
 # ------------------------------------------------------------- turn changes
@@ -1322,6 +1361,8 @@ def describe(state: GameState) -> tuple[str, ...]:
             status.append(f"with {f.joined}")
         if f.held_fire and f.in_play:
             status.append("holding fire")
+        if f.limbered and f.in_play:
+            status.append("limbered")
         if f.leader and f.leader_back_turn and not f.routed:
             status.append(f"{f.leader} away till end of turn {f.leader_back_turn}")
         extra = f" ({', '.join(status)})" if status else ""

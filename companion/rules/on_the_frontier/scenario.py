@@ -78,6 +78,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         "carries",
         ("carries", "lost"),
     ),
+    RuleOption(
+        "retreat_limbers_guns",
+        'Guns that retreat from a lost charge: limbered by the full move back, with no 4" '
+        "spent deploying (true), or left deployed or limbered as they were (false).",
+        True,
+        (True, False),
+    ),
 )
 
 MELEE_WEAPONS: tuple[str, ...] = ("bayonet", "sword", "lance", "spear", "club", "none")
@@ -89,6 +96,7 @@ UNIT_TRAITS: tuple[str, ...] = (
     "ranks",
     "engineers",
     "guns",
+    "limbered",
 )
 MAX_FIGURES = 60
 
@@ -103,6 +111,7 @@ class Options:
     shaken_rout_check: str = "after_hits"
     artillery_contact_dice: str = "per_gunner"
     engineering_surplus: str = "carries"
+    retreat_limbers_guns: bool = True
 
 
 def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
@@ -115,10 +124,12 @@ def read_options(raw: Mapping[str, ScenarioValue]) -> Options:
     rout = values["shaken_rout_check"]
     guns = values["artillery_contact_dice"]
     surplus = values["engineering_surplus"]
+    limber = values["retreat_limbers_guns"]
     assert isinstance(odd, str) and isinstance(hold, str) and isinstance(rout, str)
     assert isinstance(guns, str) and isinstance(surplus, str)
     assert isinstance(six, bool) and isinstance(stack, bool) and isinstance(volley, bool)
-    return Options(odd, six, stack, volley, hold, rout, guns, surplus)
+    assert isinstance(limber, bool)
+    return Options(odd, six, stack, volley, hold, rout, guns, surplus, limber)
 
 
 def _string(raw: Mapping[str, ScenarioValue], key: str, where: str) -> str:
@@ -173,7 +184,7 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
         raise unit_error(
             name, "traits.quality", f"{quality!r} is not allowed; use {', '.join(tables.QUALITIES)}"
         )
-    for flag in ("shock", "superior_firepower", "engineers"):
+    for flag in ("shock", "superior_firepower", "engineers", "limbered"):
         if flag in traits_raw and not isinstance(traits_raw[flag], bool):
             raise unit_error(name, f"traits.{flag}", f"{traits_raw[flag]!r} must be true or false")
     ranks = traits_raw.get("ranks", 1)
@@ -185,6 +196,8 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
         )
     if "guns" in traits_raw and kind != "artillery":
         raise unit_error(name, "traits.guns", "only kind = 'artillery' has guns")
+    if "limbered" in traits_raw and kind != "artillery":
+        raise unit_error(name, "traits.limbered", "only kind = 'artillery' has guns to limber")
     guns = traits_raw.get("guns", 1)
     if isinstance(guns, bool) or not isinstance(guns, int) or not 1 <= guns <= figures:
         raise unit_error(
