@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -33,14 +33,21 @@ class Picamera2Camera:
                 "'sudo apt install python3-picamera2' and make the venv with "
                 '--system-site-packages, or set [camera] source = "files"'
             ) from None
+        self.camera: Any = None
         try:
             self.camera = Picamera2()
+            # picamera2 names formats as the kernel's DRM does, by the order of a
+            # little-endian word: "RGB888" arrives as [B, G, R] bytes, OpenCV's order,
+            # and "BGR888" as [R, G, B], which would swap red and blue for the reader.
             config = self.camera.create_video_configuration(
-                main={"size": (width, height), "format": "BGR888"}
+                main={"size": (width, height), "format": "RGB888"}
             )
             self.camera.configure(config)
             self.camera.start()
         except Exception as exc:
+            # Picamera2() holds the camera until closed; the retry a few seconds
+            # later would find it busy if the failed start kept it.
+            self.close()
             raise HardwareError(
                 f"camera did not start ({exc}); check the ribbon cable and run "
                 "'rpicam-hello --list-cameras'"
@@ -54,8 +61,13 @@ class Picamera2Camera:
         return np.ascontiguousarray(frame[:, :, :3])
 
     def close(self) -> None:
+        if self.camera is None:
+            return
         try:
             self.camera.stop()
+        except Exception:
+            log.debug("camera stop failed", exc_info=True)
+        try:
             self.camera.close()
         except Exception:
             log.debug("camera close failed", exc_info=True)
@@ -103,6 +115,7 @@ class VideoCamera:
         target: int | str = int(source) if source.isdigit() else source
         self.capture_device = cv2.VideoCapture(target)
         if not self.capture_device.isOpened():
+            self.capture_device.release()
             raise HardwareError(f"cannot open video source {source!r}; check [camera] path")
         self.capture_device.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         self.capture_device.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -115,29 +128,6 @@ class VideoCamera:
 
     def close(self) -> None:
         self.capture_device.release()
-
-
-class SimTrayCamera:
-    """The demo's tray: shows whatever frame the script put there, then a still tray.
-
-    `fail_after` makes it fail like an unplugged camera, to exercise fallbacks.
-    """
-
-    def __init__(self, empty_frame: Callable[[], np.ndarray]) -> None:
-        self.empty_frame = empty_frame
-        self.frame: np.ndarray | None = None
-        self.failed = False
-
-    def put(self, frame: np.ndarray) -> None:
-        self.frame = frame
-
-    def capture(self) -> np.ndarray:
-        if self.failed:
-            raise HardwareError("simulated camera unplugged")
-        return self.frame if self.frame is not None else self.empty_frame()
-
-    def close(self) -> None:
-        pass
 
 
 def open_camera(settings: Mapping[str, Any], hardware: str) -> Camera:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -226,6 +228,72 @@ def test_camera_errors_say_what_to_do(tmp_path: Path) -> None:
         open_camera({**DEFAULTS["camera"], "source": "files"}, "sim")
 
 
-def test_picamera2_missing_off_the_pi_is_explained() -> None:
+def test_picamera2_missing_off_the_pi_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # on a Pi too: never the real camera
     with pytest.raises(HardwareError, match="python3-picamera2"):
         open_camera(DEFAULTS["camera"], "pi")
+
+
+class _FakePicamera2:
+    """Records what the port asks of picamera2; `fail_on` makes one call raise."""
+
+    made: ClassVar[list[_FakePicamera2]] = []
+    fail_on: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.requested: dict[str, object] = {}
+        _FakePicamera2.made.append(self)
+
+    def _call(self, name: str) -> None:
+        self.calls.append(name)
+        if name == self.fail_on:
+            raise RuntimeError(f"{name} failed")
+
+    def create_video_configuration(self, main: dict[str, object]) -> dict[str, object]:
+        self.requested = main
+        return {"main": main}
+
+    def configure(self, config: object) -> None:
+        self._call("configure")
+
+    def start(self) -> None:
+        self._call("start")
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        return np.zeros((4, 6, 4), np.uint8)
+
+    def stop(self) -> None:
+        self._call("stop")
+
+    def close(self) -> None:
+        self._call("close")
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[_FakePicamera2]:
+    module = type(sys)("picamera2")
+    module.Picamera2 = _FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    monkeypatch.setattr(_FakePicamera2, "made", [])
+    monkeypatch.setattr(_FakePicamera2, "fail_on", "")
+    return _FakePicamera2
+
+
+def test_the_pi_camera_delivers_opencv_byte_order(fake_picamera2: type[_FakePicamera2]) -> None:
+    camera = open_camera({**DEFAULTS["camera"], "source": "picamera2"}, "pi")
+    (made,) = fake_picamera2.made
+    # picamera2's "RGB888" is [B, G, R] in memory: what cv2 and the reader expect
+    assert made.requested["format"] == "RGB888"
+    assert camera.capture().shape == (4, 6, 3)
+    camera.close()
+    assert made.calls == ["configure", "start", "stop", "close"]
+
+
+def test_a_pi_camera_that_fails_to_start_is_released(
+        fake_picamera2: type[_FakePicamera2]) -> None:
+    fake_picamera2.fail_on = "start"
+    with pytest.raises(HardwareError, match="rpicam-hello"):
+        open_camera({**DEFAULTS["camera"], "source": "picamera2"}, "pi")
+    (made,) = fake_picamera2.made
+    assert made.calls[-1] == "close"  # else the retry finds the camera busy
