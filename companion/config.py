@@ -24,10 +24,18 @@ HW_ENV = "COMPANION_HW"
 CONFIG_ENV = "COMPANION_CONFIG"
 
 
+#: The installed service's StateDirectory (systemd/companion.service).
+SERVICE_STATE_DIR = Path("/var/lib/companion")
+
+
 def default_state_dir() -> Path:
-    """Where the journal lives: systemd's StateDirectory on the Pi, else XDG."""
+    """Where the journal lives: systemd's StateDirectory for the service; on a box where
+    the service is installed, that same folder for every command (else `companion new`
+    typed over SSH would start a game the service never sees); else XDG."""
     if "STATE_DIRECTORY" in os.environ:
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    if SERVICE_STATE_DIR.is_dir():
+        return SERVICE_STATE_DIR
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "companion"
 
@@ -46,7 +54,7 @@ SCHEMA: dict[str, dict[str, _Spec]] = {
         "driver": ("ssd1306", ("ssd1306", "sh1106")),
         "i2c_port": (1, (0, 10)),
         "i2c_address": (0x3C, (0x03, 0x77)),
-        "rotate": (0, (0, 3)),  # quarter turns, as luma counts them
+        "rotate": (0, (0, 2)),  # quarter turns, as luma counts them; 1 is refused
         "contrast": (255, (0, 255)),
         "frames_dir": ("", str),  # sim: keep every frame as PNG here
         "print_frames": (False, bool),  # sim: draw frames in the terminal
@@ -183,7 +191,19 @@ def validate(data: Mapping[str, Any], where: str = "config") -> Config:
             raw[section][key] = _check(where, f"{section}.{key}", value, SCHEMA[section][key])
     _check_pins(where, raw)
     _check_dice(where, raw["dice"])
+    problem = rotation_problem(raw["display"]["rotate"])
+    if problem:  # here, not when the panel opens: that would read as a lost display
+        raise ConfigError(f"{where}: {problem}")
     return Config(path=None, raw=raw)
+
+
+def rotation_problem(rotate: int) -> str:
+    """Why an OLED rotation cannot be used, or "": only half turns, since a quarter
+    turn makes the panel 64 wide and 128 tall and the screens are laid out for 128x64."""
+    if rotate in (0, 2):
+        return ""
+    return (f"[display] rotate = {rotate} stands the OLED on its side (64x128) and the "
+            "screens are 128x64: use 0, or 2 for a panel mounted upside down")
 
 
 #: The keys of [dice.calibration], as `companion dice calibrate` writes them.
@@ -330,6 +350,8 @@ def settings_for_an_error_screen(
                 if key in values:
                     raw[section][key] = _check("", f"{section}.{key}", values[key],
                                                SCHEMA[section][key])
+    if rotation_problem(raw["display"]["rotate"]):
+        raw["display"]["rotate"] = DEFAULTS["display"]["rotate"]
     override = hardware or os.environ.get(HW_ENV)
     if override in SCHEMA["box"]["hardware"][1]:
         raw["box"]["hardware"] = override

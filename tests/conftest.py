@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from companion import config
+
 
 def _on_a_pi() -> bool:
     try:
@@ -49,6 +51,8 @@ def isolated_box_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("COMPANION_HW", raising=False)
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    # on a Pi with the service installed, tests must not find its journal
+    monkeypatch.setattr(config, "SERVICE_STATE_DIR", tmp_path / "no-service")
     return state
 
 

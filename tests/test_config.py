@@ -54,7 +54,8 @@ def test_missing_explicit_file_is_named(tmp_path: Path) -> None:
             '[display]\ndriver = "ssd9999"\n',
             r"\[display\] driver = 'ssd9999' is not allowed; use one of: ssd1306, sh1106",
         ),
-        ("[display]\nrotate = 7\n", r"\[display\] rotate = 7 is out of range; use 0 to 3"),
+        ("[display]\nrotate = 7\n", r"\[display\] rotate = 7 is out of range; use 0 to 2"),
+        ("[display]\nrotate = 1\n", r"\[display\] rotate = 1 stands the OLED on its side"),
         ("[sounder]\nmute = 1\n", r"\[sounder\] mute = 1 must be true or false"),
         ("[controls]\nup_pin = 4.5\n", r"\[controls\] up_pin = 4.5 must be a whole number"),
         ("[nonsense]\nx = 1\n", r"unknown section \[nonsense\]"),
@@ -91,6 +92,17 @@ def test_dice_per_throw_reach_the_box_as_limits_per_kind(tmp_path: Path) -> None
 def test_state_dir_follows_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/companion")
     assert config.load().journal_path == Path("/var/lib/companion/journal.sqlite3")
+
+
+def test_commands_typed_on_an_installed_box_use_the_services_journal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = tmp_path / "var-lib-companion"
+    monkeypatch.setattr(config, "SERVICE_STATE_DIR", service)
+    assert config.load().state_dir != service  # not installed: the user's own folder
+    service.mkdir()
+    assert config.load().journal_path == service / "journal.sqlite3"
+    assert config.load(write(tmp_path, f'[box]\nstate_dir = "{tmp_path}"\n')).state_dir \
+        == tmp_path  # a configured folder still wins
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -163,7 +175,7 @@ def test_a_logo_faces_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
 
 def test_the_error_screen_keeps_the_files_display_settings_that_pass(tmp_path: Path) -> None:
     path = write(tmp_path, '[box]\nhardware = "pi"\n[display]\ndriver = "sh1106"\n'
-                           'rotate = 9\n[sounder]\npin = 99\n')
+                           'rotate = 1\n[sounder]\npin = 99\n')
     cfg = config.settings_for_an_error_screen(path, board_model_file=tmp_path / "no-model")
     assert cfg.hardware == "pi"  # the file says so, though this is no Pi
     assert cfg["display"]["driver"] == "sh1106"

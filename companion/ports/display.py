@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from companion.config import rotation_problem
 from companion.errors import HardwareError
 
 WIDTH, HEIGHT = 128, 64
@@ -20,13 +21,9 @@ log = logging.getLogger(__name__)
 
 
 def check_rotation(rotate: int) -> None:
-    """Only half turns: a quarter turn makes the panel 64 wide and 128 tall, and the
-    box's screens are laid out for 128x64."""
-    if rotate not in (0, 2):
-        raise HardwareError(
-            f"[display] rotate = {rotate} stands the OLED on its side (64x128) and the "
-            "screens are 128x64: use 0, or 2 for a panel mounted upside down"
-        )
+    problem = rotation_problem(rotate)
+    if problem:
+        raise HardwareError(problem)
 
 
 class Display(Protocol):

@@ -65,7 +65,12 @@ class Sounder:
                     self.buzzer.stop()
                 else:
                     self.buzzer.play(self._shift(note))
-                self.sleep(seconds)
+                if self.sleep is time.sleep:
+                    # real time: a new tune wakes this one at once instead of joining
+                    # it for up to a note's length on the thread that reads the buttons
+                    stop.wait(seconds)
+                else:
+                    self.sleep(seconds)
         except Exception:  # a failing buzzer must never stop the game
             log.warning("buzzer failed while playing", exc_info=True)
         finally:
@@ -98,6 +103,12 @@ class Sounder:
             log.debug("buzzer close failed", exc_info=True)
 
 
+#: How far the buzzer's range reaches either side of A4: the tunes (A3..C6) moved by
+#: any allowed `[sounder] octave_shift` (-2..2) stay inside A0..A8. A note outside the
+#: range raises, and a tune would fall silent.
+BUZZER_OCTAVES = 4
+
+
 def make_buzzer(pin: int, pin_factory: Any) -> TonalBuzzer:
-    # Two octaves up from A3 covers the tunes (A4..A5) on cheap piezo buzzers.
-    return TonalBuzzer(pin, mid_tone=Tone("A4"), octaves=2, pin_factory=pin_factory)
+    return TonalBuzzer(pin, mid_tone=Tone("A4"), octaves=BUZZER_OCTAVES,
+                       pin_factory=pin_factory)

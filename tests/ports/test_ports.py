@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -11,13 +12,14 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from companion.config import DEFAULTS
+from companion.config import DEFAULTS, SCHEMA
 from companion.errors import HardwareError
 from companion.ports.camera import FileCamera, open_camera
 from companion.ports.controls import Controls, FakeClock, Press, SimPresser, key_to_press
 from companion.ports.display import SimDisplay, terminal_art
 from companion.ports.pins import mock_factory
 from companion.ports.sounder import Sounder, make_buzzer
+from companion.ui.tunes import TUNES
 
 
 def frame_with_box() -> Image.Image:
@@ -158,6 +160,30 @@ def test_octave_shift_doubles_frequencies() -> None:
     )
     sounder.play("x", [("A4", 0.1)])
     assert tune_frequencies(factory.pin(18)) == [880.0]
+
+
+@pytest.mark.parametrize("shift", [-2, 2])
+def test_every_tune_plays_at_the_ends_of_the_octave_shift_range(
+        shift: int, caplog: pytest.LogCaptureFixture) -> None:
+    assert shift in SCHEMA["sounder"]["octave_shift"][1]  # the range's (min, max)
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(18, factory), octave_shift=shift, sleep=lambda s: None,
+                      background=False)
+    for name, notes in TUNES.items():
+        sounder.play(name, notes)
+    assert "buzzer failed" not in caplog.text  # a note out of range silences the tune
+    played = [n for notes in TUNES.values() for n, _ in notes if n is not None]
+    assert len(tune_frequencies(factory.pin(18))) >= len(set(played))
+
+
+def test_a_new_tune_cuts_a_long_note_short_at_once() -> None:
+    factory = mock_factory()
+    sounder = Sounder(make_buzzer(18, factory), sleep=time.sleep)
+    sounder.play("long", [("A4", 30.0)])
+    first = sounder._thread
+    sounder.play("next", [("C5", 0.01)])  # joins the first for 1 s at most
+    assert first is not None and not first.is_alive()
+    sounder.close()
 
 
 def test_background_tune_finishes_without_blocking() -> None:
