@@ -14,9 +14,20 @@ from companion.session.events import ChoiceMade
 from companion.session.journal import Journal
 
 
+def journal_keeping_its_wal(path: Path) -> Journal:
+    """A journal whose events stay in its WAL (tables included), as in one written before
+    each event was checkpointed, or while a reader holds an old snapshot."""
+    saved = Journal.checkpoint_pages
+    Journal.checkpoint_pages = 0
+    try:
+        return Journal(path)
+    finally:
+        Journal.checkpoint_pages = saved
+
+
 def crash_copy(folder: Path, events: int) -> Path:
     """A journal copied while the box was writing it: its last events still in the WAL."""
-    live = Journal(folder / "live.sqlite3")
+    live = journal_keeping_its_wal(folder / "live.sqlite3")
     for index in range(events):
         live.append(ChoiceMade(f"choice-{index}-" + "x" * 50))
     copy = folder / "copy.sqlite3"

@@ -10,7 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from journal_copies import crash_copy, damage_the_middle_of_its_wal, pretend_read_only_file_system
+from journal_copies import (
+    crash_copy,
+    damage_the_middle_of_its_wal,
+    journal_keeping_its_wal,
+    pretend_read_only_file_system,
+)
 
 from companion import doctor
 from companion.chips.registry import ChipRegistry
@@ -265,11 +270,10 @@ def test_a_folder_in_place_of_the_journal_fails_with_move_it(tmp_path: Path) -> 
 def test_a_journal_without_its_wal_is_not_called_an_empty_file(tmp_path: Path) -> None:
     import shutil
 
-    from companion.session.journal import Journal
     from companion.session.scenario_files import example_scenario_text
     from companion.session.session import GameSession
 
-    live = Journal(tmp_path / "live.sqlite3")
+    live = journal_keeping_its_wal(tmp_path / "live.sqlite3")
     GameSession.new(live, example_scenario_text("tenir_le_fort"), "example")
     copy = tmp_path / "copy.sqlite3"
     shutil.copy(live.path, copy)  # the box still running: every event is in the -wal

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from journal_copies import pretend_read_only_file_system
+from journal_copies import journal_keeping_its_wal, pretend_read_only_file_system
 
 from companion.cli import main
 from companion.errors import JournalError
@@ -229,15 +229,23 @@ def test_a_folder_in_place_of_the_journal_is_named_as_one(tmp_path: Path) -> Non
 # --------------------------------------------- D10: the journal file without its -wal
 
 
-def _copied_without_its_wal(folder: Path) -> Path:
-    """The journal file of a running game copied alone: every event is in its -wal."""
-    live = Journal(folder / "live.sqlite3")
+def _copied_without_its_wal(folder: Path, live: Journal | None = None) -> Path:
+    """The journal file of a running game copied alone, its -wal left behind."""
+    live = live or journal_keeping_its_wal(folder / "live.sqlite3")
     for event in EVENTS:
         live.append(event)
     copy = folder / "copy.sqlite3"
     shutil.copy(live.path, copy)
     live.close()
     return copy
+
+
+def test_a_journal_copied_without_its_wal_still_holds_the_game(tmp_path: Path) -> None:
+    """The audit's case: a copy taken off the card after a pulled plug read as a game at
+    its first event, every check saying it was fine. Each event now reaches the main
+    file as it is written."""
+    copy = _copied_without_its_wal(tmp_path, Journal(tmp_path / "live.sqlite3"))
+    assert [e.event for e in Journal(copy, readonly=True).entries()] == list(EVENTS)
 
 
 def test_a_journal_copied_without_its_wal_says_where_the_game_may_be(tmp_path: Path) -> None:
