@@ -32,7 +32,8 @@ def test_check_systemd_script_catches_a_typo(tmp_path: Path) -> None:
 
 def test_unit_says_what_the_daemon_relies_on() -> None:
     text = UNIT.read_text()
-    for line in ("Type=notify", "WatchdogSec=30", "Restart=on-failure", "User=companion",
+    for line in ("Type=notify", "WatchdogSec=30", "Restart=on-failure",
+                 "RestartPreventExitStatus=2", "User=companion",
                  "SupplementaryGroups=gpio spi i2c video input", "StateDirectory=companion",
                  "WorkingDirectory=/run/companion", "DevicePolicy=closed",
                  "ProtectSystem=strict", "NoNewPrivileges=yes",
