@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 DICTIONARY = cv2.aruco.DICT_4X4_50
 DICTIONARY_NAME = "DICT_4X4_50"
 DICTIONARY_SIZE = 50
-MARKER_CELLS = 6  # 4 data bits + one border cell each side
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,6 @@ from typing import Protocol
 
 from companion.errors import CompanionError, HardwareError
 
-READER_NAMES: tuple[str, ...] = ("usb-hid", "rc522", "pn532", "aruco", "sim")
-
 ARUCO_PREFIX = "ARUCO-"
 
 # ISO 14443A UIDs are single (4), double (7) or triple (10) size.
@@ -111,10 +109,6 @@ class DrawDetector:
         if last is not None and read.timestamp - last <= self.repeat_seconds:
             return None
         return read
-
-    def forget(self) -> None:
-        """Treat every chip as away (e.g. after the referee reset the reader)."""
-        self._last_seen.clear()
 
     def _forget_before(self, horizon: float) -> None:
         # Bounded memory over a long convention day: stale sightings decide nothing.

@@ -48,15 +48,6 @@ MODIFIERS = frozenset({42, 54, 58, 69})
 # joined in the middle of one (or keys were lost), so the partial line is dropped.
 LINE_GAP_SECONDS = 0.5
 
-KEY_NAMES: dict[str, int] = {
-    **{f"KEY_{c}": code for code, c in _DIGITS.items()},
-    **{f"KEY_{c}": code for code, c in _HEX_LETTERS.items()},
-    "KEY_ENTER": KEY_ENTER,
-    "KEY_KPENTER": KEY_KPENTER,
-    "KEY_LEFTSHIFT": 42,
-}
-
-
 class InputEventLike(Protocol):
     type: int
     code: int
