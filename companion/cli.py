@@ -9,16 +9,26 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.argtypes import whole_number
-from companion.errors import CompanionError
+from companion.argtypes import (
+    CONFIG_HELP,
+    HARDWARE,
+    HW_HELP,
+    config_option,
+    hardware_option,
+    tens_die,
+    whole_number,
+)
+from companion.errors import CompanionError, ConfigError
 
 if TYPE_CHECKING:
+    from companion.rules.core import DieKind
     from companion.session.events import Event
     from companion.session.journal import Misfit
 
@@ -105,12 +115,20 @@ def _rules_show(args: argparse.Namespace) -> int:
         return 0
     print(f"{action.name}: {action.title}\n  {action.help}\n\nparameters:")
     for p in action.params:
-        default = "required" if p.default is None else f"default {p.default}"
+        default = "required" if p.default is None else f"default {_typed(p.default)}"
         print(f"  {p.name:<18} {p.allowed()} ({default})\n  {'':<18} {p.help}")
     for example in action.examples:
-        words = " ".join(f"{k}={v}" for k, v in example.items())
+        words = " ".join(f"{k}={_typed(v)}" for k, v in example.items())
         print(f"\nexample: companion odds {args.system} {action.name} {words}")
     return 0
+
+
+def _typed(value: Any) -> str:
+    """A parameter's value as the referee types it: yes/no, as `allowed()` says, not
+    Python's True/False."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _odds_dict(odds: Any) -> dict[str, Any]:
@@ -170,23 +188,33 @@ def _request_dict(request: Any) -> dict[str, Any]:
     }
 
 
-def _parse_dice(text: str) -> list[int]:
-    from companion.rules.core import RulesError
+def _parse_dice(text: str, kinds: Sequence[DieKind]) -> list[int]:
+    """The dice as written, in the rules' values; `kinds` are the request's, die by die
+    (a count that does not match is left to the rules to name)."""
+    from companion.rules.core import DieKind, RulesError
 
+    # commas or spaces: "6,5,1", "6, 5, 1" and "6 5 1" are the same three dice
+    parts = text.replace(",", " ").split()
     try:
-        # commas or spaces: "6,5,1", "6, 5, 1" and "6 5 1" are the same three dice
-        return [int(part) for part in text.replace(",", " ").split()]
+        dice = [int(part) for part in parts]
     except ValueError:
         raise RulesError(
             f"--dice {text!r}: write the dice as numbers separated by commas, e.g. --dice 6,5,1"
         ) from None
+    for number, (part, kind) in enumerate(zip(parts, kinds, strict=False), start=1):
+        if kind is DieKind.PERCENTILE:  # read off the die as the box shows it: 00-90
+            try:
+                dice[number - 1] = tens_die(part)
+            except ValueError as exc:
+                raise RulesError(f"--dice: die {number} is a percentile tens die; {exc}") from None
+    return dice
 
 
 def _resolve(args: argparse.Namespace) -> int:
     action = _action(args.system, args.action)
     params = action.parse_params(args.params)
     request = action.request(params)
-    outcome = action.resolve(params, _parse_dice(args.dice))
+    outcome = action.resolve(params, _parse_dice(args.dice, request.kinds))
     data = {
         "request": _request_dict(request),
         "headline": outcome.headline,
@@ -218,6 +246,23 @@ def _load_config(args: argparse.Namespace) -> Any:
     return config.load(getattr(args, "config", None), hardware=getattr(args, "hw", None))
 
 
+def _check_state_dir(cfg: Any) -> None:
+    """A state folder that is a file, or lies inside one, is named with its setting: the
+    system's "File exists" or "Not a directory" names neither."""
+    folder = cfg.state_dir
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if existing is None or existing.is_dir():
+        return
+    problem = f"{existing} is a file, not a folder"
+    if cfg["box"]["state_dir"]:
+        where = f" in {cfg.path}" if cfg.path else ""
+        raise ConfigError(f"[box] state_dir = {str(folder)!r}{where}: {problem}; set it to a "
+                          "folder that can be written (it is made if missing), or move the "
+                          "file away")
+    raise ConfigError(f"the state folder {folder}: {problem}; move the file away, or set "
+                      "[box] state_dir in the config to a folder that can be written")
+
+
 def _scenario_text(args: argparse.Namespace) -> tuple[str, str]:
     """The scenario named by --scenario FILE or --system NAME (its example), checked."""
     from companion.session.scenario_files import (
@@ -232,7 +277,15 @@ def _scenario_text(args: argparse.Namespace) -> tuple[str, str]:
         text, name = example_scenario_text(args.system), f"example {args.system}"
     else:
         raise CompanionError("say which game: --system NAME or --scenario FILE")
-    parse_scenario(text, name)  # a bad scenario is refused before the journal is touched
+    # a bad scenario is refused before the journal is touched
+    ruleset, _ = parse_scenario(text, name)
+    if args.scenario and args.system:
+        from companion.rules import get_ruleset
+
+        if get_ruleset(args.system).name != ruleset.name:
+            raise CompanionError(
+                f"--system {args.system} and --scenario {args.scenario} (a {ruleset.name} "
+                "game) disagree: give only one of them")
     return text, name
 
 
@@ -241,6 +294,7 @@ def _new(args: argparse.Namespace) -> int:
     from companion.session.session import GameSession
 
     cfg = _load_config(args)
+    _check_state_dir(cfg)
     text, name = _scenario_text(args)
     path = cfg.journal_path
     lock = None
@@ -398,12 +452,13 @@ def _journal_salvage(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from companion import config
-    from companion.errors import ConfigError, JournalError
+    from companion.errors import JournalError
     from companion.runner import run, show_start_error
     from companion.session.journal import with_salvage_advice
 
     try:
         cfg = _load_config(args)
+        _check_state_dir(cfg)
     except ConfigError as exc:
         fallback = config.settings_for_an_error_screen(
             getattr(args, "config", None), hardware=getattr(args, "hw", None))
@@ -446,10 +501,6 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
-CONFIG_HELP = "config file (default: $COMPANION_CONFIG or /etc/companion/companion.toml)"
-HW_HELP = "hardware backend (or $COMPANION_HW)"
-
-
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Referee box for historical miniatures wargames."
@@ -458,7 +509,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
     )
     parser.add_argument("--config", dest="global_config", metavar="FILE", help=CONFIG_HELP)
-    parser.add_argument("--hw", dest="global_hw", choices=("sim", "pi"), help=HW_HELP)
+    parser.add_argument("--hw", dest="global_hw", choices=HARDWARE, help=HW_HELP)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
@@ -467,9 +518,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         return p
 
     def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
-        p.add_argument("--hw", choices=("sim", "pi"), help=HW_HELP)
-        return p
+        return hardware_option(config_option(p))
 
     p = command("demo", _demo, "play a scripted game on simulated hardware")
     p.add_argument("--system", default="tenir_le_fort", help="rule system (default tenir_le_fort)")
@@ -495,24 +544,29 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="archive a game already in the journal")
 
     p = with_config(command("run", _run, "run the box (resumes the game in the journal)"))
-    p.add_argument(
+    inputs = p.add_mutually_exclusive_group()
+    inputs.add_argument(
         "--keyboard",
         action="store_true",
-        help="sim: drive the buttons from the keyboard (w/s, enter, backspace, M menu)",
+        help="sim: drive the buttons from the keyboard of this terminal "
+        "(w/s, enter, backspace, M menu)",
     )
-    p.add_argument(
+    inputs.add_argument(
         "--script",
         metavar="FILE",
         type=Path,
-        help="sim: read inputs from a file (press/long/chip/dice/image/fail lines)",
+        help="sim: read inputs from a file, one a line: press/long BUTTON, chip NAME, tag UID, "
+        "dice KIND:VALUE,..., image PHOTO (its dice, read as the camera's; a path from the "
+        "script's folder), fail/back DEVICE",
     )
-    p.add_argument(
+    inputs.add_argument(
         "--autoplay",
         type=int,
         metavar="SEED",
         help="sim: play random legal inputs (for soak and crash tests)",
     )
-    p.add_argument("--max-inputs", type=int, default=0, help="stop after this many inputs")
+    p.add_argument("--max-inputs", type=whole_number(1), metavar="N",
+                   help="stop after this many inputs (default: no limit)")
     p.add_argument(
         "--ack", action="store_true", help="print 'ack N' once event N is durable (for crash tests)"
     )
@@ -548,13 +602,16 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     p = command("odds", _odds, "exact odds of an action")
     p.add_argument("system")
     p.add_argument("action")
-    p.add_argument("params", nargs="*", metavar="NAME=VALUE")
+    # default=[]: else argparse counts a list that may be empty among the required arguments
+    p.add_argument("params", nargs="*", default=[], metavar="NAME=VALUE")
     p.add_argument("--json", action="store_true")
     p = command("resolve", _resolve, "apply the rules to dice already rolled")
     p.add_argument("system")
     p.add_argument("action")
-    p.add_argument("params", nargs="*", metavar="NAME=VALUE")
-    p.add_argument("--dice", required=True, help="the dice, comma separated, e.g. 6,5,1")
+    p.add_argument("params", nargs="*", default=[], metavar="NAME=VALUE")
+    p.add_argument("--dice", required=True,
+                   help="the dice, comma separated, e.g. 6,5,1; a percentile tens die as "
+                   "shown, 00-90")
     p.add_argument("--json", action="store_true")
 
     wanted = _command_word(argv)
@@ -568,16 +625,49 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+#: A list of numbers that starts with a negative one: "-5,0,560,580".
+NEGATIVE_LIST = re.compile(r"-\d[\d.]*(,-?[\d.]+)+")
+
+
+def _with_negative_lists_attached(argv: Sequence[str]) -> list[str]:
+    """argparse takes a word that starts with "-" for an option, unless it is one plain
+    number: `--tray -5,0,560,580` becomes `--tray=-5,0,560,580`, so that the command
+    reads the list and says what is wrong with it (a tray off the picture)."""
+    words: list[str] = []
+    for word in argv:
+        if words and words[-1].startswith("--") and "=" not in words[-1] and (
+            NEGATIVE_LIST.fullmatch(word)
+        ):
+            words[-1] = f"{words[-1]}={word}"
+        else:
+            words.append(word)
+    return words
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line as the commands read it, whichever module defines them."""
+    argv = _with_negative_lists_attached(argv)
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    # argparse ends a list of positionals at the first option after it: the NAME=VALUE
+    # parameters of odds and resolve may come after --dice or --json too.
+    if extras and isinstance(getattr(args, "params", None), list) and all(
+        "=" in word and not word.startswith("-") for word in extras
+    ):
+        args.params = [*args.params, *extras]
+    elif extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
     # --config and --hw may come before the command word or after it (after wins), for the
     # commands of other modules too (doctor, chips, dice).
     for name in ("config", "hw"):
         given = getattr(args, f"global_{name}", None)
         if given is not None and getattr(args, name, None) is None:
             setattr(args, name, Path(given) if name == "config" else given)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         code: int = args.func(args)
@@ -585,7 +675,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompanionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except ValueError as exc:  # RulesError, ScenarioError, VisionError: bad input, not a bug
+    except ValueError as exc:
+        if not _bad_input(exc):
+            raise  # a bug: its traceback for the log, and exit 1, which systemd restarts
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -593,10 +685,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a folder where a file should be, no such folder, a full disk
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}; check the path and that it can be "
-              "written", file=sys.stderr)
+        if not exc.filename:
+            raise  # no path to check: a device or a bug, not the referee's file
+        print(f"error: {exc.filename}: {exc.strerror or exc}; check the path and that it "
+              "can be written", file=sys.stderr)
         return 2
+
+
+def _bad_input(exc: ValueError) -> bool:
+    """The rules' and the dice reader's own errors are the referee's input refused, said
+    in words; any other ValueError is a fault in the box, and exit 2 ("needs a person")
+    would hide its traceback and keep systemd from restarting the service."""
+    from companion.rules.core import RulesError, ScenarioError
+
+    kinds: list[type[ValueError]] = [RulesError, ScenarioError]
+    vision = sys.modules.get("companion.vision.types")  # else no VisionError was raised
+    if vision is not None:
+        kinds.append(vision.VisionError)
+    return isinstance(exc, tuple(kinds))
 
 
 if __name__ == "__main__":

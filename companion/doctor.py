@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion import config as config_module
+from companion.argtypes import config_option, hardware_option
 from companion.errors import CompanionError, HardwareError
 from companion.session.journal import Unwritable, lost_wal, unwritable
 from companion.session.salvage import wal_damage
@@ -641,44 +642,59 @@ def _guard(name: str, produce: Callable[[], Check | list[Check]]) -> Iterator[Ch
     yield from out if isinstance(out, list) else [out]
 
 
-def run_checks(config_path: str | None, system: System | None = None) -> list[Check]:
+def _hardware_setting(cfg: config_module.Config, hardware: str | None,
+                      wanted: str) -> tuple[str, str]:
+    """Where the box's hardware setting comes from, and how to make it `wanted` there."""
+    if hardware:
+        return f"--hw {hardware}", f"give --hw {wanted} (or leave it out)"
+    override = os.environ.get(config_module.HW_ENV)
+    if override:
+        return (f"${config_module.HW_ENV}={override}",
+                f"set {config_module.HW_ENV}={wanted} (or unset it)")
+    where = cfg.path or config_module.DEFAULT_PATH
+    return f"hardware = {cfg.hardware}", f'set [box] hardware = "{wanted}" in {where}'
+
+
+def check_config(cfg: config_module.Config, on_pi: bool, hardware: str | None) -> Check:
+    where = cfg.path or f"{config_module.DEFAULT_PATH} absent: defaults"
+    setting, change = _hardware_setting(cfg, hardware, "pi" if on_pi else "sim")
+    if on_pi and cfg.hardware != "pi":
+        return Check("config", "warn", f"{where}: {setting}, so the box ignores its devices",
+                     change)
+    if not on_pi and cfg.hardware == "pi":
+        return Check("config", "fail",
+                     f"{where}: {setting}, but this is not a Raspberry Pi: the box would stop "
+                     "at start with no GPIO",
+                     f"run it on the Pi, or {change} to play with simulated hardware here")
+    return Check("config", "ok", f"{where} ({setting})")
+
+
+def _not_checked(name: str) -> Check:
+    """A check of what the config alone decides (which chip reader, where the journal is),
+    when the config cannot be read: the defaults would report on another box's setup."""
+    return Check(name, "skip", "not checked: it depends on the config, which is refused "
+                 "(see the config line)")
+
+
+def run_checks(config_path: str | None, system: System | None = None,
+               hardware: str | None = None) -> list[Check]:
     system = system or System()
     results: list[Check] = []
     results.extend(_guard("board", lambda: check_board(system)))
     on_pi = results[-1].status in ("ok", "warn")
     results.extend(_guard("os", lambda: check_os(system)))
+    loaded: config_module.Config | None = None
     try:
-        cfg = config_module.load(config_path)
+        loaded = config_module.load(config_path, hardware=hardware)
     except CompanionError as exc:
         results.append(Check("config", "fail", str(exc), "fix the file, or leave out --config"))
-        cfg = config_module.validate({})
     except Exception as exc:
         results.append(Check("config", "fail", f"cannot load the config: {exc}"))
-        cfg = config_module.validate({})
     else:
-        where = cfg.path or f"{config_module.DEFAULT_PATH} absent: defaults"
-        if on_pi and cfg.hardware != "pi":
-            results.append(
-                Check(
-                    "config",
-                    "warn",
-                    f"{where}: hardware = {cfg.hardware}, so the box ignores its devices",
-                    f'set [box] hardware = "pi" in {cfg.path or config_module.DEFAULT_PATH}',
-                )
-            )
-        elif not on_pi and cfg.hardware == "pi":
-            results.append(
-                Check(
-                    "config",
-                    "fail",
-                    f"{where}: hardware = pi, but this is not a Raspberry Pi: the box would "
-                    "stop at start with no GPIO",
-                    'run it on the Pi, or set [box] hardware = "sim" to play with simulated '
-                    "hardware here",
-                )
-            )
-        else:
-            results.append(Check("config", "ok", f"{where} (hardware = {cfg.hardware})"))
+        results.append(check_config(loaded, on_pi, hardware))
+    # With the config refused, the devices are looked for where the defaults say: most
+    # boxes are wired so, and a missing part is worth knowing while the file is fixed.
+    cfg = loaded or config_module.validate({})
 
     display, chips, camera = cfg["display"], cfg["chips"], cfg["camera"]
     port = int(display["i2c_port"])
@@ -710,13 +726,21 @@ def run_checks(config_path: str | None, system: System | None = None) -> list[Ch
     )
     results.extend(_guard("camera", lambda: check_camera(
         system, on_pi, str(camera["source"]), reader, str(camera["path"]))))
-    results.extend(_guard("chip reader", lambda: check_chip_reader(system, on_pi, chips, port)))
-    if reader != "sim":
-        results.extend(_guard("chip registry", lambda: check_chip_registry(cfg.chip_registry_path)))
+    if loaded is None:
+        results.extend(_not_checked(name) for name in ("chip reader", "chip registry"))
+    else:
+        registry = loaded.chip_registry_path
+        results.extend(_guard("chip reader",
+                              lambda: check_chip_reader(system, on_pi, chips, port)))
+        if reader != "sim":
+            results.extend(_guard("chip registry", lambda: check_chip_registry(registry)))
     results.extend(_guard("groups", lambda: check_groups(system, on_pi)))
-    jpath = journal_path(cfg)
-    results.extend(_guard("disk", lambda: check_disk(jpath.parent)))
-    results.extend(_guard("journal", lambda: check_journal(jpath)))
+    if loaded is None:
+        results.extend(_not_checked(name) for name in ("disk", "journal"))
+    else:
+        jpath = journal_path(loaded)
+        results.extend(_guard("disk", lambda: check_disk(jpath.parent)))
+        results.extend(_guard("journal", lambda: check_journal(jpath)))
     results.extend(_guard("python", lambda: check_python(on_pi)))
     results.extend(_guard("service", lambda: check_service(system, on_pi)))
     return results
@@ -752,7 +776,7 @@ def report(results: Sequence[Check]) -> str:
 def handle(args: argparse.Namespace, system: System | None = None) -> int:
     """The `doctor` command: print the report, return the exit code."""
     try:
-        results = run_checks(getattr(args, "config", None), system)
+        results = run_checks(getattr(args, "config", None), system, getattr(args, "hw", None))
         code = exit_code(results)
         if getattr(args, "json", False):
             print(json.dumps({"exit_code": code, "checks": [asdict(r) for r in results]},
@@ -772,11 +796,5 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        default=None,
-        help=f"config file (default: ${config_module.CONFIG_ENV} or "
-        f"{config_module.DEFAULT_PATH})",
-    )
+    hardware_option(config_option(parser))
     parser.set_defaults(func=handle)

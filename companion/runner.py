@@ -10,6 +10,7 @@ picked by hand), retrying it in the background.
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import random
 import re
@@ -28,11 +29,13 @@ from companion.box import (
     ButtonPressed,
     DeviceBack,
     DeviceFault,
+    DiceSeen,
+    SeenDie,
     TagSeen,
     per_throw,
 )
 from companion.config import Config
-from companion.errors import CompanionError, JournalError
+from companion.errors import CompanionError, ConfigError, JournalError
 from companion.ports.display import Display
 from companion.session.journal import Journal, JournalBusy
 from companion.session.session import GameSession
@@ -89,8 +92,8 @@ def open_session(cfg: Config) -> tuple[Journal, GameSession]:
         raise
 
 
-def open_display(cfg: Config, frames_dir: Path | None, print_frames: bool) -> Display:
-    from companion.ports.display import SimDisplay, open_pi_display, terminal_art
+def open_display(cfg: Config) -> Display:
+    from companion.ports.display import SimDisplay, open_pi_display
 
     settings = cfg["display"]
     if cfg.hardware == "pi":
@@ -102,12 +105,19 @@ def open_display(cfg: Config, frames_dir: Path | None, print_frames: bool) -> Di
             settings["contrast"],
         )
     configured = settings["frames_dir"]
-    directory = frames_dir or (Path(configured).expanduser() if configured else None)
-    printer = (
-        (lambda art: print(art, flush=True)) if print_frames or settings["print_frames"] else None
-    )
-    del terminal_art
-    return SimDisplay(directory, printer, rotate=settings["rotate"])
+    directory = Path(configured).expanduser() if configured else None
+    printer = (lambda art: print(art, flush=True)) if settings["print_frames"] else None
+    try:
+        return SimDisplay(directory, printer, rotate=settings["rotate"])
+    except OSError as exc:  # the folder for the frames: a file in the way, no permission
+        if isinstance(exc, (FileExistsError, NotADirectoryError)):  # "File exists" misleads
+            problem = "a file is where a folder should be"
+        else:
+            where = "" if exc.filename in (None, str(directory)) else f"{exc.filename}: "
+            problem = f"{where}{exc.strerror or exc}"
+        raise ConfigError(f"[display] frames_dir = {configured!r}: {problem}; set it to a "
+                          "folder that can be written, or leave it empty to keep no frames"
+                          ) from None
 
 
 class SetupFault(CompanionError):
@@ -141,7 +151,7 @@ def show_start_error(cfg: Config, message: str, title: str = "Cannot start") -> 
     when it has one: nobody at the table reads the log. The frame stays on the panel
     after the process exits."""
     try:
-        display = open_display(cfg, None, False)
+        display = open_display(cfg)
     except Exception:  # no display either: the log has the error
         log.debug("no display for the start-up error", exc_info=True)
         return
@@ -311,6 +321,8 @@ class Outputs:
     `retry_seconds`, showing the current screen as soon as it answers.
     """
 
+    device = "display"
+
     def __init__(self, open_display: Callable[[], Display], sounder: Any,
                  post: Callable[[BoxInput], None], *, clock: Callable[[], float] = time.monotonic,
                  retry_seconds: float = 5.0) -> None:
@@ -344,12 +356,14 @@ class Outputs:
             return False
         try:
             self.display = self.open_display()
-        except CompanionError as exc:
-            self._lost(str(exc))
+        except Exception as exc:  # whatever a driver raises: the game goes on without it
+            if not isinstance(exc, (CompanionError, ValueError)):  # not a user's error
+                log.warning("the display did not open", exc_info=True)
+            self._lost(str(exc) or type(exc).__name__)
             return False
         if self.down:
             self.down = False
-            self.post(DeviceBack("display"))
+            self.post(DeviceBack(self.device))
         return True
 
     def _lost(self, message: str) -> None:
@@ -362,7 +376,7 @@ class Outputs:
         self.retry_at = self.clock() + self.retry_seconds
         if not self.down:
             self.down = True
-            self.post(DeviceFault("display", message))
+            self.post(DeviceFault(self.device, message))
 
     def play(self, name: str) -> None:
         if self.sounder is not None:
@@ -377,7 +391,12 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from companion.ports.controls import Controls, FakeClock, key_to_press
     from companion.ports.pins import mock_factory, pi_factory
     from companion.ports.sounder import Sounder, make_buzzer
+    from companion.vision_bridge import photo_reader
 
+    is_pi = cfg.hardware == "pi"
+    if args.keyboard and not is_pi and not sys.stdin.isatty():
+        raise CompanionError("--keyboard reads keys from a terminal, but standard input is "
+                             "not one: run it in a terminal, or give --script FILE")
     try:
         journal, session = open_session(cfg)
     except JournalBusy:
@@ -385,7 +404,6 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     except CompanionError as exc:
         show_start_error(cfg, str(exc))
         raise
-    is_pi = cfg.hardware == "pi"
     factory = pi_factory() if is_pi else mock_factory()
     sounder = Sounder(
         make_buzzer(cfg["sounder"]["pin"], factory),
@@ -401,7 +419,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             print(line, flush=True)
 
     inbox: list[Box] = []
-    outputs = Outputs(lambda: open_display(cfg, None, False), sounder,
+    outputs = Outputs(lambda: open_display(cfg), sounder,
                       lambda item: inbox[0].post(item))
     box = Box(session, show=outputs.show, play=outputs.play, say=say,
               most_per_throw=per_throw(cfg["dice"]))
@@ -423,7 +441,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     acked = 0
     inputs = 0
     table = SimTable(box, random.Random(args.autoplay)) if args.autoplay is not None else None
-    script = iter(read_script(args.script)) if args.script else None
+    script = iter(read_script(args.script, chip_name=enrolled_names(cfg),
+                              read_photo=photo_reader(cfg, kinds))) if args.script else None
     if not is_pi and table is None and script is None:
         if args.keyboard:
             threading.Thread(
@@ -480,12 +499,24 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
 
 
 SCRIPT_LINES = ("'press BUTTON', 'long BUTTON', 'chip NAME', 'tag UID', "
-                "'dice KIND:VALUE,KIND:VALUE...', 'fail DEVICE' or 'back DEVICE'")
+                "'dice KIND:VALUE,KIND:VALUE...', 'image PHOTO', 'fail DEVICE' or "
+                "'back DEVICE'")
+
+#: The devices a script may fail and bring back: those the box watches.
+DEVICES = (CameraFeed.device, ChipFeed.device, Outputs.device)
 
 
-def read_script(path: Path) -> list[BoxInput]:
+def _nobody_enrolled(uid: str) -> str | None:
+    return None
+
+
+def read_script(path: Path, *, chip_name: Callable[[str], str | None] = _nobody_enrolled,
+                read_photo: Callable[[Path], DiceSeen] | None = None) -> list[BoxInput]:
     """Every input of a script, checked before the game is touched, so that a bad line is
-    named by its number and no event of the script is journaled before it is found."""
+    named by its number and no event of the script is journaled before it is found.
+
+    `chip_name` is the enrolled name of a chip id (a `tag` line); `read_photo` reads the
+    dice in a photo (an `image` line, its path taken from the script's folder)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -496,7 +527,7 @@ def read_script(path: Path) -> list[BoxInput]:
         if not line or line.startswith("#"):
             continue
         try:
-            inputs.append(_script_input(line))
+            inputs.append(_script_input(line, path.parent, chip_name, read_photo))
         except ValueError as exc:
             raise CompanionError(
                 f"input script {path} line {number}: {exc}; a line is {SCRIPT_LINES}, "
@@ -504,8 +535,10 @@ def read_script(path: Path) -> list[BoxInput]:
     return inputs
 
 
-def _script_input(line: str) -> BoxInput:
-    from companion.box import DiceSeen, SeenDie
+def _script_input(line: str, folder: Path, chip_name: Callable[[str], str | None],
+                  read_photo: Callable[[Path], DiceSeen] | None) -> BoxInput:
+    from companion.argtypes import tens_die
+    from companion.chips import normalize_uid
     from companion.ports.controls import BUTTONS
 
     word, _, rest = line.partition(" ")
@@ -514,29 +547,48 @@ def _script_input(line: str) -> BoxInput:
         if rest not in BUTTONS:
             raise ValueError(f"there is no button {rest!r} (the buttons: {', '.join(BUTTONS)})")
         return ButtonPressed(rest, word == "long")
-    if word in ("chip", "tag", "fail", "back") and rest:
-        if word == "chip":
-            return TagSeen(sim_uid(rest), rest)
-        if word == "tag":
-            return TagSeen(rest, None)
+    if word == "chip" and rest:
+        return TagSeen(sim_uid(rest), rest)
+    if word == "tag" and rest:
+        uid = normalize_uid(rest)  # what a reader would report, as `chips enroll` takes it
+        return TagSeen(uid, chip_name(uid))
+    if word in ("fail", "back") and rest:
+        if rest not in DEVICES:
+            raise ValueError(f"there is no device {rest!r} (the devices: {', '.join(DEVICES)})")
         return DeviceFault(rest, "simulated failure") if word == "fail" else DeviceBack(rest)
+    if word == "image" and rest and read_photo is not None:
+        return read_photo(folder / Path(rest).expanduser())
     if word == "dice" and rest:
         dice = []
         for index, item in enumerate(rest.replace(" ", "").split(",")):
             kind, _, value = item.partition(":")
             if not kind or not value.lstrip("-").isdigit():
                 raise ValueError(f"{item!r} is not a die written KIND:VALUE such as d6:5")
-            dice.append(SeenDie(kind, int(value), (index * 40, 0, 30, 30)))
+            # A tens die as the box shows it (percentile:70), or as the rules count it (:7).
+            face = tens_die(value) if kind == "percentile" else int(value)
+            dice.append(SeenDie(kind, face, (index * 40, 0, 30, 30)))
         return DiceSeen(tuple(dice))
     raise ValueError(f"cannot understand {line!r}")
+
+
+def enrolled_names(cfg: Config) -> Callable[[str], str | None]:
+    """A chip id's enrolled name, from the registry the chip reader's feed uses; read at
+    the first look-up, so that a script without tags runs whatever the registry holds."""
+    from companion.chips import ChipRegistry
+
+    registry = functools.cache(lambda: ChipRegistry.load(cfg.chip_registry_path))
+
+    def name(uid: str) -> str | None:
+        entry = registry().lookup(uid)
+        return entry.name if entry else None
+
+    return name
 
 
 def _keyboard(box: Box, key_to_press: Callable[[str], Any], stopper: Stopper) -> None:
     import termios
     import tty
 
-    if not sys.stdin.isatty():
-        return
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     try:

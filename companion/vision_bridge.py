@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,3 +41,17 @@ def settle_detector(cfg: Config, kinds: tuple[str, ...] = ("d6", "d10")) -> Any:
     return SettleDetector(
         make_reader(cfg, kinds), still_seconds=float(cfg["dice"]["still_seconds"])
     )
+
+
+def photo_reader(cfg: Config, kinds: tuple[str, ...]) -> Callable[[Path], DiceSeen]:
+    """The dice in a photo, read as the camera's frames are (with the config's calibration
+    and logo faces), for a rehearsed roll: an unreadable die is refused as at the table.
+    The reader is made for the first photo: it loads OpenCV and the dice models."""
+    reader = functools.cache(lambda: make_reader(cfg, kinds))
+
+    def read(path: Path) -> DiceSeen:
+        from companion.vision import load_image
+
+        return reading_to_seen(reader().read(load_image(path)))
+
+    return read

@@ -6,10 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from companion import cli
 from companion.cli import main
 from companion.session.journal import Journal
 
@@ -164,7 +166,7 @@ def test_salvage_leaves_a_sound_journal_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "j.sqlite3"
-    assert main(["demo", "--max-inputs", "10", "--journal", str(path)]) == 1
+    assert main(["demo", "--max-inputs", "10", "--journal", str(path)]) == 0
     capsys.readouterr()
     assert main(["journal", "salvage", "--journal", str(path)]) == 0
     assert "nothing to salvage" in capsys.readouterr().out
@@ -397,3 +399,133 @@ def test_counts_below_their_least_are_refused_naming_the_option(
         main(argv)
     assert stopped.value.code == 2
     assert f"argument {option}: " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("tens", "as_the_rules_count_it"),
+                         [("40", "4"), ("00", "0"), ("90", "9"), ("7", "7")])
+def test_a_percentile_tens_die_is_written_as_the_box_shows_it(
+    tens: str, as_the_rules_count_it: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    morale = ["resolve", "scrubs_of_the_desert", "morale", "--json", "--dice"]
+    assert main([*morale, f"{as_the_rules_count_it},5"]) == 0
+    counted = json.loads(capsys.readouterr().out)
+    assert main([*morale, f"{tens},5"]) == 0
+    assert json.loads(capsys.readouterr().out) == counted
+
+
+def test_a_tens_die_between_the_tens_is_refused_saying_what_it_reads(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["resolve", "scrubs_of_the_desert", "morale", "--dice", "45,5"]) == 2
+    err = capsys.readouterr().err
+    assert "die 1 is a percentile tens die; a tens die reads 00, 10, ..., 90, got 45" in err
+
+
+def test_parameters_may_follow_the_dice_and_are_optional(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["resolve", "scrubs_of_the_desert", "morale", "--dice", "0,0",
+                 "double_zero=hundred"]) == 0
+    assert "rolled 100 against" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["odds"])
+    err = capsys.readouterr().err
+    assert "required: system, action\n" in err  # not the parameters, which may be left out
+
+
+def test_rules_show_writes_values_as_they_are_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "show", "tenir_le_fort", "ffl-fire"]) == 0
+    out = capsys.readouterr().out
+    assert "sergeant           yes or no (default no)" in out
+    assert "sergeant=yes" in out
+    assert "True" not in out and "False" not in out
+
+
+def test_a_state_folder_that_is_a_file_is_named_with_its_setting(tmp_path: Path) -> None:
+    in_the_way = tmp_path / "afile"
+    in_the_way.write_text("not a folder")
+    for folder in (in_the_way, in_the_way / "sub"):
+        config = tmp_path / "box.toml"
+        config.write_text(f'[box]\nstate_dir = "{folder}"\n')
+        assert_clean_error(run_cli("new", "--system", "fortboard", "--config", str(config)),
+                           f"[box] state_dir = '{folder}' in {config}: {in_the_way} is a file, "
+                           "not a folder", "move the file away")
+
+
+def test_a_system_and_a_scenario_of_another_system_are_refused(tmp_path: Path) -> None:
+    from companion.session.scenario_files import example_scenario_text
+
+    scenario = tmp_path / "fort.toml"
+    scenario.write_text(example_scenario_text("fortboard"))
+    assert_clean_error(
+        run_cli("new", "--system", "tenir_le_fort", "--scenario", str(scenario)),
+        f"--system tenir_le_fort and --scenario {scenario} (a fortboard game) disagree")
+    agreeing = run_cli("new", "--system", "fortboard", "--scenario", str(scenario))
+    assert agreeing.returncode == 0, agreeing.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["run", "--max-inputs", "-5"], "argument --max-inputs: '-5' is not a whole number"),
+        (["run", "--max-inputs", "0"], "argument --max-inputs: '0' is not a whole number"),
+        (["run", "--script", "x.txt", "--autoplay", "1"],
+         "argument --autoplay: not allowed with argument --script"),
+        (["run", "--keyboard", "--autoplay", "1"],
+         "argument --autoplay: not allowed with argument --keyboard"),
+    ],
+)
+def test_run_options_that_cannot_be_meant_are_refused(
+    argv: list[str], complaint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert complaint in capsys.readouterr().err
+
+
+def test_a_demo_stopped_at_max_inputs_succeeds_and_says_no_tune_was_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--max-inputs", "1", "--journal", str(tmp_path / "j.sqlite3")]) == 0
+    out = capsys.readouterr().out
+    assert "stopped after 1 input without reaching the end" in out
+    assert "Tunes: none\n" in out
+
+
+def test_a_list_of_numbers_may_start_with_a_negative_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import random
+
+    import cv2
+
+    from companion.vision import compose_tray
+
+    photo = tmp_path / "tray.png"
+    cv2.imwrite(str(photo), compose_tray([2], "d6", random.Random(1)))
+    # argparse took "-5,0,560,580" for an option and said --tray expected one argument.
+    assert main(["dice", "calibrate", "--from", str(photo), "--tray", "-5,0,560,580",
+                 "--picture", str(tmp_path / "seen.jpg")]) == 2
+    assert "the tray (-5, 0, 560, 580) does not fit in the 640x640 frame" in (
+        capsys.readouterr().err)
+
+
+def test_a_fault_in_the_box_is_not_passed_off_as_bad_input(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 2 means "needs a person" and systemd does not restart it; a bug's ValueError
+    or a path-less OSError must keep its traceback and exit 1 instead."""
+    from companion.rules.core import RulesError
+
+    def failing(error: Exception) -> Callable[[object], int]:
+        def handler(args: object) -> int:
+            raise error
+        return handler
+
+    monkeypatch.setattr(cli, "_odds", failing(RulesError("no such parameter 'range'")))
+    assert main(["odds", "tenir_le_fort", "ffl-fire"]) == 2
+    assert "error: no such parameter 'range'" in capsys.readouterr().err
+    for bug in (ValueError("list.index(x): x not in list"), OSError(5, "Input/output error")):
+        monkeypatch.setattr(cli, "_odds", failing(bug))
+        with pytest.raises(type(bug)):
+            main(["odds", "tenir_le_fort", "ffl-fire"])

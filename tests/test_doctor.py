@@ -239,7 +239,7 @@ def test_a_journal_whose_events_no_longer_fit_the_game_fails_with_salvage(
     from companion.cli import main
 
     path = tmp_path / "j.sqlite3"
-    assert main(["demo", "--max-inputs", "40", "--journal", str(path)]) == 1
+    assert main(["demo", "--max-inputs", "40", "--journal", str(path)]) == 0
     payload = json.dumps({"key": "no-such-option"})
     with sqlite3.connect(path) as db:
         (bad,) = db.execute("SELECT seq FROM events WHERE kind = 'ChoiceMade' AND seq > 3 "
@@ -387,3 +387,37 @@ def test_hardware_pi_off_a_pi_fails_with_its_fix(tmp_path: Path) -> None:
     check = by_name(results)["config"]
     assert check.status == "fail" and "not a Raspberry Pi" in check.detail
     assert 'hardware = "sim"' in check.fix and doctor.exit_code(results) == 1
+
+
+def test_with_the_config_unreadable_its_journal_is_not_looked_for_elsewhere(
+    tmp_path: Path,
+) -> None:
+    # The default state folder (STATE_DIRECTORY here) holds a game: it is not this config's.
+    a_game(tmp_path / "state" / "journal.sqlite3")
+    config = tmp_path / "broken.toml"
+    config.write_text(f'[box\nstate_dir = "{tmp_path / "elsewhere"}"\n')
+    results = doctor.run_checks(str(config), System(root=tmp_path, which=lambda _: None))
+    checks = by_name(results)
+    assert checks["config"].status == "fail" and "not valid TOML" in checks["config"].detail
+    for name in ("chip reader", "chip registry", "disk", "journal"):
+        assert checks[name].status == "skip", checks[name]
+        assert "depends on the config, which is refused" in checks[name].detail
+    assert not any(str(tmp_path / "state") in check.detail for check in results)
+    assert doctor.exit_code(results) == 1
+
+
+@pytest.mark.parametrize("argv", [["doctor", "--hw", "pi", "--json"],
+                                  ["--hw", "pi", "doctor", "--json"]])
+def test_doctor_takes_the_hardware_before_or_after_its_word(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+
+    assert main(argv) == 1  # not a Raspberry Pi: the box would stop at start
+    config = next(c for c in json.loads(capsys.readouterr().out)["checks"]
+                  if c["name"] == "config")
+    assert config["status"] == "fail" and "--hw pi, but this is not a Raspberry Pi" in config[
+        "detail"]
+    assert "give --hw sim" in config["fix"]
+    assert main(["doctor", "--hw", "sim", "--json"]) == 0
+    capsys.readouterr()

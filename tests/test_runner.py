@@ -64,6 +64,9 @@ def test_unknown_chip_in_a_script_is_refused_and_nothing_recorded(
     ("press enter", "there is no button 'enter' (the buttons: up, down, select, back)"),
     ("dice d6:six", "'d6:six' is not a die written KIND:VALUE such as d6:5"),
     ("chip", "cannot understand 'chip'"),
+    ("tag 04AABBCCDD", "'04AABBCCDD' has 5 bytes; an NFC chip id has 4, 7 or 10"),
+    ("fail printer", "there is no device 'printer' (the devices: camera, chip reader, display)"),
+    ("dice percentile:45, d10:3", "a tens die reads 00, 10, ..., 90, got 45"),
 ])
 def test_a_bad_script_line_is_named_before_anything_is_played(
     game: None, tmp_path: Path, line: str, complaint: str
@@ -78,14 +81,84 @@ def test_a_bad_script_line_is_named_before_anything_is_played(
 
 def test_read_script_makes_each_line_its_input(tmp_path: Path) -> None:
     script = tmp_path / "inputs.txt"
-    script.write_text("long select\nchip L1\ntag 04AB\ndice d6:6, d10:0\n"
+    script.write_text("long select\nchip L1\ntag 04:ab:cd:ef\ndice d6:6, d10:0\n"
                       "fail camera\nback camera\n")
     inputs = read_script(script)
     assert inputs[:3] == [ButtonPressed("select", True), TagSeen(sim_uid("L1"), "L1"),
-                          TagSeen("04AB", None)]
+                          TagSeen("04ABCDEF", None)]
     assert isinstance(inputs[3], DiceSeen)
     assert [(d.kind, d.value) for d in inputs[3].dice] == [("d6", 6), ("d10", 0)]
     assert inputs[4:] == [DeviceFault("camera", "simulated failure"), DeviceBack("camera")]
+
+
+def test_a_tens_die_is_scripted_as_the_box_shows_it_or_as_the_rules_count_it(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "inputs.txt"
+    script.write_text("dice percentile:70, d10:8\ndice percentile:00, d10:5\n"
+                      "dice percentile:7, d10:8\n")
+    rolls = read_script(script)
+    assert [[d.value for d in roll.dice] for roll in rolls if isinstance(roll, DiceSeen)] == [
+        [7, 8], [0, 5], [7, 8]]
+
+
+def test_a_scripted_tag_is_looked_up_among_the_enrolled_chips(tmp_path: Path) -> None:
+    script = tmp_path / "inputs.txt"
+    script.write_text("tag 04:aa:bb:cc\ntag 04DDEEFF\n")
+    enrolled = {"04AABBCC": "Legion 1"}
+    assert read_script(script, chip_name=enrolled.get) == [
+        TagSeen("04AABBCC", "Legion 1"), TagSeen("04DDEEFF", None)]
+
+
+def test_an_image_line_is_the_dice_read_in_that_photo_beside_the_script(tmp_path: Path) -> None:
+    from companion import config
+    from companion.errors import CompanionError
+    from companion.vision_bridge import photo_reader
+
+    script = tmp_path / "inputs.txt"
+    script.write_text("image tray.jpg\n")
+    read: list[Path] = []
+    seen = DiceSeen((), (((10, 10, 30, 30), "cocked"),))
+
+    def read_photo(path: Path) -> DiceSeen:
+        read.append(path)
+        return seen
+
+    assert read_script(script, read_photo=read_photo) == [seen]
+    assert read == [tmp_path / "tray.jpg"]
+    with pytest.raises(CompanionError, match=f"line 1: {tmp_path / 'tray.jpg'}: no such file"):
+        read_script(script, read_photo=photo_reader(config.validate({}), ("d6",)))
+
+
+def test_a_run_reads_enrolled_chips_and_photos_as_the_box_does(tmp_path: Path) -> None:
+    import random
+
+    import cv2
+
+    from companion.chips import ChipRegistry
+    from companion.vision import compose_tray
+
+    config = tmp_path / "box.toml"
+    config.write_text(f'[box]\nstate_dir = "{tmp_path / "state"}"\n')
+    assert companion("new", "--system", "on_the_frontier", "--config", str(config)
+                     ).returncode == 0
+    ChipRegistry().enroll("04AABBCC", "Ghazis", "unit").save(tmp_path / "state" / "chips.toml")
+    cv2.imwrite(str(tmp_path / "two.png"), compose_tray([2], "d6", random.Random(1)))
+    script = tmp_path / "inputs.txt"
+    # The opening roll waits for dice: the chip is read by name, and not wanted yet.
+    script.write_text("tag 04AABBCC\nimage two.png\n")
+    result = companion("run", "--config", str(config), "--script", str(script))
+    assert result.returncode == 0, result.stderr
+    assert "Unknown chip" not in result.stdout
+    assert "Chip not wanted: Ghazis read" in result.stdout
+    assert "read 2 for British (throw 1 of 2)" in result.stdout
+
+
+def test_a_keyboard_without_a_terminal_is_refused_not_waited_on(game: None) -> None:
+    result = companion("run", "--keyboard", stdin="")
+    assert result.returncode == 2
+    assert "--keyboard reads keys from a terminal, but standard input is not one" in (
+        result.stderr)
 
 
 def test_sigterm_stops_cleanly_and_tells_systemd(game: None, tmp_path: Path) -> None:
@@ -289,6 +362,39 @@ def test_outputs_carry_on_without_a_display_and_show_the_screen_when_it_returns(
     assert len(display.frames) == 1  # the screen of the moment, at once
 
 
+def test_a_frames_folder_in_a_file_is_a_lost_display_naming_the_setting(
+    tmp_path: Path,
+) -> None:
+    from companion import config
+    from companion.errors import ConfigError
+    from companion.ports.controls import FakeClock
+    from companion.ports.display import SimDisplay
+    from companion.runner import Outputs, open_display
+    from companion.ui.screens import Screen
+
+    in_the_way = tmp_path / "afile"
+    in_the_way.write_text("not a folder")
+    frames = in_the_way / "sub"
+    cfg = config.validate({"display": {"frames_dir": str(frames)}})
+    with pytest.raises(ConfigError) as refused:
+        open_display(cfg)
+    assert str(refused.value).startswith(
+        f"[display] frames_dir = '{frames}': a file is where a folder should be; set it")
+    posted = Recorder()
+    outputs = Outputs(lambda: open_display(cfg), None, posted, clock=FakeClock())
+    outputs.show(Screen("idle", "Turn 1"))  # the box carries on, as without a display
+    [fault] = posted.of(DeviceFault)
+    assert isinstance(fault, DeviceFault) and fault.device == "display"
+    assert "[display] frames_dir" in fault.message
+
+    def unplugged() -> SimDisplay:
+        raise OSError(121, "Remote I/O error")
+
+    posted = Recorder()
+    Outputs(unplugged, None, posted, clock=FakeClock()).show(Screen("idle", "Turn 1"))
+    assert [f.message for f in posted.of(DeviceFault)] == ["[Errno 121] Remote I/O error"]
+
+
 def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> None:
     """The service's own threads, as `companion run` starts them on the Pi (here
     with the files camera and the sim reader): a tray photo comes in as dice."""
@@ -441,14 +547,15 @@ def test_a_box_that_cannot_start_says_why_on_its_display(
 
     displays: list[SimDisplay] = []
 
-    def open_display(cfg: object, frames_dir: object, print_frames: bool) -> SimDisplay:
+    def open_display(cfg: object) -> SimDisplay:
         displays.append(SimDisplay())
         return displays[-1]
 
     monkeypatch.setattr(runner, "open_display", open_display)
     cfg = config.validate({"box": {"state_dir": str(tmp_path / "state")}})
     with pytest.raises(JournalError, match="no game at"):
-        runner.run(argparse.Namespace(ack=False, autoplay=None, script=None), cfg)
+        runner.run(argparse.Namespace(ack=False, autoplay=None, script=None,
+                                          keyboard=False), cfg)
     [display] = displays
     assert display.names == ["error"] and display.device.persist  # stays lit after exit
     from companion.ui.screens import Screen, render
@@ -474,7 +581,8 @@ def test_a_second_box_process_leaves_the_running_boxs_display_alone(
     holder = Journal(cfg.journal_path)  # the service, writing its game
     try:
         with pytest.raises(JournalBusy, match="another box process"):
-            runner.run(argparse.Namespace(ack=False, autoplay=None, script=None), cfg)
+            runner.run(argparse.Namespace(ack=False, autoplay=None, script=None,
+                                          keyboard=False), cfg)
     finally:
         holder.close()
     assert opened == []

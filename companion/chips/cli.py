@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion import config as config_module
+from companion.argtypes import config_option
 from companion.chips.aruco import DICTIONARY_SIZE
 from companion.chips.base import (
     ChipReader,
@@ -56,7 +57,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
         description="Walks you through presenting each chip to the reader and naming it. "
         "The registry is saved after every chip.",
     )
-    _registry_arg(enroll)
+    _registry_arg(config_option(enroll))
     enroll.add_argument(
         "--reader", choices=READER_KINDS, help="reader kind (default: [chips] reader)"
     )
@@ -78,7 +79,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     enroll.set_defaults(func=cmd_enroll)
 
     listing = sub.add_parser("list", help="show the enrolled chips")
-    _registry_arg(listing)
+    _registry_arg(config_option(listing))
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(func=cmd_list)
 

@@ -37,13 +37,14 @@ def _positive_pixels(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value < 100_000:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size in pixels (a number over 0)")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a die size in pixels (a number over 0 and under 100000)")
     return value
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     dice = subparsers.add_parser("dice", help="read dice with the camera (vision tools)")
-    sub = dice.add_subparsers(dest="dice_command", required=True)
+    sub = dice.add_subparsers(dest="dice_command", required=True, metavar="ACTION")
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--config", type=Path, default=None,

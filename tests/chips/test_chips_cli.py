@@ -12,6 +12,7 @@ from PIL import Image
 
 from companion.chips import ChipRegistry, SimReader, cli
 from companion.chips.aruco import detect_markers
+from companion.cli import parse_args
 from companion.errors import CompanionError
 
 
@@ -23,11 +24,7 @@ def config_file(tmp_path: Path) -> Path:
 
 
 def parse(argv: list[str], config_file: Path) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="companion")
-    parser.add_argument("--config")
-    sub = parser.add_subparsers(dest="command", required=True)
-    cli.add_commands(sub)
-    return parser.parse_args(["--config", str(config_file), *argv])
+    return parse_args(["--config", str(config_file), *argv])
 
 
 def run(
@@ -299,3 +296,18 @@ def test_unknown_reader_kind() -> None:
     with pytest.raises(ChipReaderError, match="not known"):
         open_reader("barcode", {})
     assert issubclass(ChipReaderError, CompanionError)
+
+
+def test_the_config_may_follow_the_chips_command_word(
+    tmp_path: Path, config_file: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from companion.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("04AABBCC\nLegion 1\n\n\n"))
+    assert main(["chips", "enroll", "--config", str(config_file)]) == 0
+    assert ChipRegistry.load(tmp_path / "state" / "chips.toml").lookup("04AABBCC")
+    capsys.readouterr()
+    assert main(["chips", "list", "--config", str(config_file), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [
+        {"uid": "04AABBCC", "name": "Legion 1", "role": "unit"}]
