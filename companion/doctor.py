@@ -27,6 +27,8 @@ from typing import Any, Literal
 
 from companion import config as config_module
 from companion.argtypes import config_option, hardware_option
+from companion.chips.base import ChipReaderError
+from companion.chips.readers import PN532_I2C_BUS, spi_node
 from companion.errors import CompanionError, HardwareError
 from companion.session.journal import Unwritable, lost_wal, unwritable
 from companion.session.salvage import wal_damage
@@ -34,7 +36,6 @@ from companion.session.salvage import wal_damage
 Status = Literal["ok", "absent", "skip", "warn", "fail"]
 
 SERVICE_USER = "companion"
-SERVICE_STATE_DIR = Path("/var/lib/companion")
 DEVICE_GROUPS = ("gpio", "spi", "i2c", "video", "input")
 MIN_FREE_FAIL = 200 * 1024 * 1024
 MIN_FREE_WARN = 1024 * 1024 * 1024
@@ -297,21 +298,26 @@ def _check_camera_files(path: str) -> Check:
     return Check("camera", "ok", f"{count} image{'s' if count != 1 else ''} from {path}")
 
 
-def check_chip_reader(system: System, on_pi: bool, chips: Any, i2c_port: int) -> Check:
+def check_chip_reader(system: System, on_pi: bool, chips: Any) -> Check:
     reader = str(chips["reader"])
     if reader == "sim":
         return Check("chip reader", "skip", "simulated reader ([chips] reader = \"sim\")")
     if reader == "aruco":
         return Check("chip reader", "ok", "ArUco markers through the camera (see camera)")
     if reader in ("rc522", "pn532-spi"):
-        node = f"/dev/spidev{chips['spi_bus']}.{chips['spi_device']}"
+        try:
+            bus, line = spi_node(reader, chips)
+        except ChipReaderError as exc:  # a chip-select pin with no SPI line
+            return Check("chip reader", "fail", str(exc))
+        node = f"/dev/spidev{bus}.{line}"
         if system.path(node).exists():
             return Check("chip reader", "ok", f"{reader} on {node} (SPI; not probed)")
+        setting = "spi_device" if reader == "rc522" else "pn532_cs_pin"
         return _missing(
             on_pi,
             "chip reader",
             f"{reader}: {node} is missing",
-            "turn SPI on (dtparam=spi=on, reboot) and check [chips] spi_bus / spi_device",
+            f"turn SPI on (dtparam=spi=on, reboot) and check [chips] spi_bus / {setting}",
         )
     if reader == "pn532-i2c":
         return check_i2c_device(
@@ -319,7 +325,7 @@ def check_chip_reader(system: System, on_pi: bool, chips: Any, i2c_port: int) ->
             on_pi,
             "chip reader",
             "PN532",
-            i2c_port,
+            PN532_I2C_BUS,
             int(chips["pn532_i2c_address"]),
             "SDA GPIO2 pin 3, SCL GPIO3 pin 5, and the PN532's I2C switch setting",
         )
@@ -453,14 +459,6 @@ def check_disk(state_dir: Path) -> Check:
     if usage.free < MIN_FREE_WARN:
         return Check("disk", "warn", detail, fix)
     return Check("disk", "ok", detail)
-
-
-def journal_path(cfg: config_module.Config) -> Path:
-    """The journal the daemon writes: the service's state dir when that exists."""
-    configured = str(cfg["box"]["state_dir"])
-    if not configured and "STATE_DIRECTORY" not in os.environ and SERVICE_STATE_DIR.is_dir():
-        return SERVICE_STATE_DIR / cfg.journal_path.name
-    return cfg.journal_path
 
 
 def check_journal(path: Path) -> Check:
@@ -632,6 +630,15 @@ def check_service(system: System, on_pi: bool) -> Check:
 # ---- running them --------------------------------------------------------------------
 
 
+def _spi_node_to_check(reader: str, chips: Any) -> tuple[int, int]:
+    """The reader's SPI node; with a chip-select pin that has none (the chip reader check
+    says so), the [chips] spi_device one, so the bus itself is still looked at."""
+    try:
+        return spi_node(reader, chips)
+    except ChipReaderError:
+        return int(chips["spi_bus"]), int(chips["spi_device"])
+
+
 def _guard(name: str, produce: Callable[[], Check | list[Check]]) -> Iterator[Check]:
     try:
         out = produce()
@@ -719,9 +726,7 @@ def run_checks(config_path: str | None, system: System | None = None,
     results.extend(
         _guard(
             "spi",
-            lambda: check_spi(
-                system, on_pi, spi_user, int(chips["spi_bus"]), int(chips["spi_device"])
-            ),
+            lambda: check_spi(system, on_pi, spi_user, *_spi_node_to_check(reader, chips)),
         )
     )
     results.extend(_guard("camera", lambda: check_camera(
@@ -731,14 +736,14 @@ def run_checks(config_path: str | None, system: System | None = None,
     else:
         registry = loaded.chip_registry_path
         results.extend(_guard("chip reader",
-                              lambda: check_chip_reader(system, on_pi, chips, port)))
+                              lambda: check_chip_reader(system, on_pi, chips)))
         if reader != "sim":
             results.extend(_guard("chip registry", lambda: check_chip_registry(registry)))
     results.extend(_guard("groups", lambda: check_groups(system, on_pi)))
     if loaded is None:
         results.extend(_not_checked(name) for name in ("disk", "journal"))
     else:
-        jpath = journal_path(loaded)
+        jpath = loaded.journal_path
         results.extend(_guard("disk", lambda: check_disk(jpath.parent)))
         results.extend(_guard("journal", lambda: check_journal(jpath)))
     results.extend(_guard("python", lambda: check_python(on_pi)))

@@ -116,6 +116,23 @@ def test_pi_with_everything_present(tmp_path: Path) -> None:
     assert "imx708" in checks["camera"].detail
 
 
+def test_a_pn532_on_spi_is_looked_for_on_its_chip_select_line(tmp_path: Path) -> None:
+    """The reader opens the node of [chips] pn532_cs_pin (GPIO7 = CE1, spidev0.1), not
+    spi_device's: doctor failed a box whose only node was the one in use."""
+    fake_pi(tmp_path)
+    (tmp_path / "dev" / "spidev0.0").unlink()
+    config = tmp_path / "c.toml"
+    config.write_text('[box]\nhardware = "pi"\n[chips]\nreader = "pn532-spi"\n')
+    checks = by_name(doctor.run_checks(str(config), pi_system(tmp_path)))
+    assert checks["chip reader"].status == "ok" and "spidev0.1" in checks["chip reader"].detail
+    assert checks["spi"].status == "ok"
+    config.write_text('[box]\nhardware = "pi"\n[chips]\nreader = "pn532-spi"\n'
+                      'pn532_cs_pin = 9\n')
+    checks = by_name(doctor.run_checks(str(config), pi_system(tmp_path)))
+    assert checks["chip reader"].status == "fail" and "GPIO8 (CE0)" in checks["chip reader"].detail
+    assert "check itself failed" not in checks["spi"].detail
+
+
 def test_pi_failures_each_come_with_a_fix(tmp_path: Path) -> None:
     fake_pi(tmp_path, i2c=False, spi=False)
     config = tmp_path / "c.toml"

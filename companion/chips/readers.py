@@ -13,8 +13,24 @@ from companion.config import DEFAULTS
 READER_KINDS: tuple[str, ...] = ("sim", "usb-hid", "rc522", "pn532-spi", "pn532-i2c", "aruco")
 
 
+#: The I2C bus a PN532 on I2C is opened on: the header's SDA/SCL pins (GPIO2/3).
+PN532_I2C_BUS = 1
+
+
 def _setting(settings: Mapping[str, Any], key: str) -> Any:
     return settings.get(key, DEFAULTS["chips"][key])
+
+
+def spi_node(kind: str, settings: Mapping[str, Any]) -> tuple[int, int]:
+    """(bus, device) of the /dev/spidevB.D an SPI reader opens: the RC522's
+    [chips] spi_device; the PN532's chip-select pin's line (CE0 or CE1). One answer
+    for the reader and for `companion doctor`, which looks for that node."""
+    bus = int(_setting(settings, "spi_bus"))
+    if kind == "pn532-spi":
+        from companion.chips.pn532 import spi_device_for_cs
+
+        return bus, spi_device_for_cs(int(_setting(settings, "pn532_cs_pin")))
+    return bus, int(_setting(settings, "spi_device"))
 
 
 def open_reader(
@@ -53,7 +69,7 @@ def open_reader(
     if kind == "pn532-i2c":
         from companion.chips.pn532 import open_pn532_i2c
 
-        return open_pn532_i2c(int(_setting(settings, "pn532_i2c_address")))
+        return open_pn532_i2c(int(_setting(settings, "pn532_i2c_address")), PN532_I2C_BUS)
     if kind == "aruco":
         if camera_frames is None:
             raise ChipReaderError(
