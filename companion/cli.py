@@ -464,6 +464,8 @@ def _run(args: argparse.Namespace) -> int:
             getattr(args, "config", None), hardware=getattr(args, "hw", None))
         show_start_error(fallback, str(exc), title="Config refused")
         raise
+    if args.log_level is None:  # the service's log follows its config unless told here
+        logging.getLogger().setLevel(str(cfg["box"]["log_level"]).upper())
     try:
         return run(args, cfg)
     except JournalError as exc:
@@ -506,7 +508,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         prog="companion", description="Referee box for historical miniatures wargames."
     )
     parser.add_argument(
-        "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+        "--log-level", choices=("debug", "info", "warning", "error"),
+        help="how much to log (default: warning; for run, [box] log_level)"
     )
     parser.add_argument("--config", dest="global_config", metavar="FILE", help=CONFIG_HELP)
     parser.add_argument("--hw", dest="global_hw", choices=HARDWARE, help=HW_HELP)
@@ -668,7 +671,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=(args.log_level or "warning").upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
     try:
         code: int = args.func(args)
         return code

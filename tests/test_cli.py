@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -529,3 +530,16 @@ def test_a_fault_in_the_box_is_not_passed_off_as_bad_input(
         monkeypatch.setattr(cli, "_odds", failing(bug))
         with pytest.raises(type(bug)):
             main(["odds", "tenir_le_fort", "ffl-fire"])
+
+
+def test_the_service_logs_at_its_configured_level_unless_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "level", root.level)  # restored after the test
+    config = tmp_path / "c.toml"
+    config.write_text(f'[box]\nstate_dir = "{tmp_path}"\nlog_level = "debug"\n')
+    assert main(["run", "--config", str(config)]) == 2  # no game: the level is set first
+    assert root.level == logging.DEBUG
+    root.setLevel(logging.WARNING)
+    assert main(["--log-level", "warning", "run", "--config", str(config)]) == 2
+    assert root.level == logging.WARNING  # the command line's, not the config's
