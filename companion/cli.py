@@ -158,16 +158,29 @@ def _odds(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"request": _request_dict(request), "odds": _odds_dict(odds)})
         return 0
+    from companion.rules.core import Outcome
+    from companion.ui.wording import headline_words, named_outcomes, pretty, yes_no
+
     print(f"{request.reason}: roll {request.summary()}")
-    print(f"average {float(odds.mean()):.2f} {odds.headline_label}")
-    if odds.follow_up_mean is not None:
-        chain = float(odds.mean() + odds.follow_up_mean)
-        print(f"average {chain:.2f} {odds.headline_label} counting its follow-up rolls")
-    for value, chance in odds.headline.items():
+    label = odds.headline_label
+    # an average of who goes first, or of yes and no, means nothing
+    if named_outcomes(label, request.groups, odds.names) is None and not yes_no(
+            label, tuple(odds.headline)):
+        print(f"average {float(odds.mean()):.2f} {label}")
+        if odds.follow_up_mean is not None:
+            chain = float(odds.mean() + odds.follow_up_mean)
+            print(f"average {chain:.2f} {label} counting its follow-up rolls")
+    rows = [(headline_words(Outcome(value, label), odds, request.groups), chance)
+            for value, chance in odds.headline.items()]
+    effects = [(pretty(name), chance) for name, chance in odds.effects.items()]
+    width = max(len(words) for words, _ in rows + effects)
+    for words, chance in rows:
         bar = "#" * round(float(chance) * 40)
-        print(f"  {value:>3} {odds.headline_label:<12} {float(chance) * 100:6.2f}%  {bar}")
-    for name, chance in odds.effects.items():
-        print(f"  {name:<16} {float(chance) * 100:6.2f}%")
+        print(f"  {words:<{width}} {float(chance) * 100:6.2f}%  {bar}")
+    if effects:
+        print("and with it:")
+    for words, chance in effects:
+        print(f"  {words:<{width}} {float(chance) * 100:6.2f}%")
     return 0
 
 
@@ -211,6 +224,8 @@ def _parse_dice(text: str, kinds: Sequence[DieKind]) -> list[int]:
 
 
 def _resolve(args: argparse.Namespace) -> int:
+    from companion.ui.wording import headline_words
+
     action = _action(args.system, args.action)
     params = action.parse_params(args.params)
     request = action.request(params)
@@ -227,7 +242,7 @@ def _resolve(args: argparse.Namespace) -> int:
     if args.json:
         print_json(data)
         return 0
-    print(f"{request.reason}: {outcome.headline} {outcome.headline_label}")
+    print(f"{request.reason}: {headline_words(outcome, action.odds(params), request.groups)}")
     for name in sorted(outcome.effects):
         print(f"  effect: {name}")
     for line in (*outcome.details, *outcome.changes):

@@ -543,3 +543,18 @@ def test_the_service_logs_at_its_configured_level_unless_told(
     root.setLevel(logging.WARNING)
     assert main(["--log-level", "warning", "run", "--config", str(config)]) == 2
     assert root.level == logging.WARNING  # the command line's, not the config's
+
+
+def test_results_and_odds_are_worded_as_the_box_words_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line printed "1 passed" and "average 1.25 goes first (0 = tie)"."""
+    assert main(["resolve", "scrubs_of_the_desert", "morale", "--dice", "40,5"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(": Passed: yes")
+    assert main(["odds", "on_the_frontier", "who-goes-first"]) == 0
+    out = capsys.readouterr().out
+    assert "average" not in out and "Goes first: tie" in out
+    assert main(["odds", "scrubs_of_the_desert", "morale"]) == 0
+    out = capsys.readouterr().out
+    assert "Passed: no " in out and "morale failed" in out and "average" not in out
+    assert main(["odds", "tenir_le_fort", "ffl-fire"]) == 0
+    assert "  1 hit " in capsys.readouterr().out

@@ -9,6 +9,7 @@ must give the same states: the journal is replayed through it after a crash.
 
 from __future__ import annotations
 
+import difflib
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -409,18 +410,68 @@ def option_values(
     (by type too: TOML's `true` must not pass for a choice of 1).
     """
     known = {o.name: o for o in options}
+    check_keys(raw, tuple(known), "[options]", "option")
     values: dict[str, ScenarioValue] = {o.name: o.default for o in options}
     for name, value in raw.items():
-        option = known.get(name)
-        if option is None:
-            raise ScenarioError(
-                f"[options] {name!r} is not an option; options are: " + ", ".join(known)
-            )
+        option = known[name]
         if value not in option.choices or type(value) is not type(option.default):
             allowed = ", ".join(repr(c) for c in option.choices)
             raise ScenarioError(f"[options] {name} = {value!r} is not allowed; use {allowed}")
         values[name] = value
     return values
+
+
+# The tables every system's scenario file is made of, and the fields of a [[units]] table
+# (a system without chips leaves `chip` out: its units are activated otherwise).
+SCENARIO_FIELDS = ("system", "title", "sides", "units", "options", "setup", "notes")
+SCENARIO_REQUIRED = ("system", "title", "units")
+UNIT_FIELDS = ("name", "side", "kind", "figures", "weapons", "leader", "chip", "traits")
+UNIT_FIELDS_WITHOUT_CHIP = tuple(f for f in UNIT_FIELDS if f != "chip")
+UNIT_REQUIRED = ("name", "side", "kind", "figures")
+
+
+def check_keys(
+    table: Mapping[str, object],
+    known: Sequence[str],
+    where: str,
+    noun: str = "field",
+    required: Sequence[str] = (),
+) -> None:
+    """Refuse a key that `known` does not list: a misspelt key would otherwise be skipped,
+    and what it meant to set fall back to its default without a word.
+
+    The message names the table, the key and every known one, and the nearest known key
+    when there is one, saying so when it is a `required` one the table lacks ("titel" for
+    "title"): the player then hears at once what is wrong and what is missing.
+    """
+    for key in table:
+        if key in known:
+            continue
+        hint = ""
+        # difflib's usual cutoff (0.6) offers 'leader' for 'weather': a likely typo is closer
+        for nearest in difflib.get_close_matches(key, known, n=1, cutoff=0.75):
+            missing = nearest in required and nearest not in table
+            hint = f" (did you mean {nearest!r}{', which is missing' if missing else ''}?)"
+        raise ScenarioError(f"{where} has no {noun} {key!r}{hint}; {noun}s are: {', '.join(known)}")
+
+
+def check_scenario_fields(raw: Mapping[str, ScenarioValue]) -> None:
+    check_keys(raw, SCENARIO_FIELDS, "the scenario", required=SCENARIO_REQUIRED)
+
+
+def check_unit_fields(raw: Mapping[str, ScenarioValue], number: int, *, chips: bool) -> None:
+    """The fields of the `number`th [[units]] table (the first is 1); a system that
+    activates its units by chip reads `chip`, the others would ignore it."""
+    known = UNIT_FIELDS if chips else UNIT_FIELDS_WITHOUT_CHIP
+    check_keys(raw, known, listed_table("unit", raw, number), required=UNIT_REQUIRED)
+
+
+def listed_table(noun: str, raw: Mapping[str, ScenarioValue], number: int) -> str:
+    """How a message names one table of a list ("unit" of [[units]], "place" of
+    [[setup.places]]): by its name, else by its place in the list (the first is 1), since
+    the name may be the very field that is wrong."""
+    name = raw.get("name")
+    return f"{noun} {name!r}" if isinstance(name, str) and name.strip() else f"{noun} {number}"
 
 
 class Named(Protocol):
@@ -485,10 +536,7 @@ def check_unique_names(units: Sequence[Named]) -> None:
 
 
 def check_setup_keys(setup: Mapping[str, ScenarioValue], known: Sequence[str]) -> None:
-    """A key the system does not read is most likely a typo: refuse it rather than ignore it."""
-    for key in setup:
-        if key not in known:
-            raise ScenarioError(f"[setup] {key!r} is unknown; use {', '.join(known)}")
+    check_keys(setup, known, "[setup]", "setting")
 
 
 def setup_turn_limit(setup: Mapping[str, ScenarioValue]) -> int:

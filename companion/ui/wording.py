@@ -412,3 +412,17 @@ def without_dice(line: str, dice: str, shown: Sequence[str] = ()) -> str:
             if text and rest.lower().startswith(f"{text.lower()}{joint}"):
                 rest = rest[len(text) + len(joint) :]
     return capital(rest)
+
+
+def headline_words(outcome: Outcome, odds: Odds | None = None,
+                   groups: Sequence[DiceGroup] = ()) -> str:
+    """The headline in words, as the result screen says it when it has room: "Goes
+    first: British", "Passed: yes", "1 hit" (the command line's too, so that it never
+    prints "1 passed" where the box says "Passed: yes")."""
+    named = named_outcomes(outcome.headline_label, groups, odds.names if odds else None)
+    if named is not None:
+        noun, names = named
+        return capital(f"{noun}: {category_name(outcome.headline, names)}")
+    values = tuple(odds.headline) if odds and odds.headline_label == outcome.headline_label \
+        else ()
+    return headline(outcome, values)

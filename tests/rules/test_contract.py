@@ -22,10 +22,12 @@ from companion.rules.core import (
     ChipDrawn,
     Chosen,
     GameOver,
+    Outcome,
     Rolled,
     RulesError,
 )
 from companion.rules.odds import enumerate_odds
+from companion.ui.wording import counts, headline, named_outcomes, yes_no
 
 MAX_BRUTE_FORCE = 6**6
 
@@ -156,3 +158,20 @@ def test_the_example_scenario_lists_every_option_at_its_default(system: str) -> 
     """The example is where a referee finds the switches: all of them, as the box plays them."""
     listed = _example_scenario(system).get("options", {})
     assert listed == {o.name: o.default for o in get_ruleset(system).options}
+
+
+@pytest.mark.parametrize(("system", "action_name", "example"), list(_action_cases()))
+def test_a_headline_of_no_or_yes_reads_as_one(system: str, action_name: str, example: dict) -> None:  # type: ignore[type-arg]
+    """A headline that is only ever 0 or 1 and names no outcomes is said as a yes or no
+    ("Passed: yes") or as a count ("1 hit"), never as a value ("Fire out: 1")."""
+    action = get_ruleset(system).actions[action_name]
+    params = action.complete_params(example)
+    odds = action.odds(params)
+    values = tuple(odds.headline)
+    label = odds.headline_label
+    groups = action.request(params).groups
+    if not set(values) <= {0, 1} or named_outcomes(label, groups, odds.names):
+        return
+    assert yes_no(label, values) or counts(label), [
+        headline(Outcome(value, label), values) for value in values
+    ]

@@ -85,7 +85,7 @@ def test_options_not_given_keep_their_defaults() -> None:
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        ({"luck": 1}, "[options] 'luck' is not an option; options are: double_zero, extra_die, "
+        ({"luck": 1}, "[options] has no option 'luck'; options are: double_zero, extra_die, "
                       "zero_is"),
         ({"double_zero": "sometimes"},
          "[options] double_zero = 'sometimes' is not allowed; use 'zero', 'hundred'"),

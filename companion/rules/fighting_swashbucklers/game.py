@@ -1308,8 +1308,8 @@ def describe(state: object) -> tuple[str, ...]:
         lines.append(f"{side.name}: CP {cp}, VP {side.victory_points}")
     for u in s.units:
         bits = [f"{u.men}/{counted(u.strength, 'man', 'men')}"]
-        if u.routed:
-            bits.append(f"{u.routed} routed")
+        if u.routed:  # "more": routed men are not among the squad's men ("3/4 men")
+            bits.append(f"{u.routed} more routed")
         if u.markers:
             bits.append(counted(u.markers, "marker"))
         if u.formation == tables.COLUMN:

@@ -62,5 +62,7 @@ def explain_level(men: int, markers: int, *, stress: bool, leader_points: int) -
         parts.append(f"less 5 x {counted(markers, 'marker')}")
     if leader_points:
         parts.append(f"plus {counted(leader_points, 'leader point')}")
-    level = morale_level(men, markers, stress=stress, leader_points=leader_points)
-    return ", ".join(parts) + f": {level}"
+    text = ", ".join(parts)
+    if markers or leader_points:  # otherwise the last part already ends in the level
+        text += f": {morale_level(men, markers, stress=stress, leader_points=leader_points)}"
+    return text

@@ -16,8 +16,11 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_keys,
+    check_scenario_fields,
     check_setup_keys,
     check_unique_names,
+    check_unit_fields,
     option_values,
     scenario_sides,
 )
@@ -144,6 +147,9 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
 )
 
+UNIT_TRAITS = ("pose", "formation", "leader_type")
+OBJECTIVE_FIELDS = ("name", "points")
+
 SQUAD_KINDS: tuple[str, ...] = (
     tables.INFANTRY,
     tables.CAVALRY,
@@ -189,6 +195,7 @@ def _as_table(value: ScenarioValue | None, where: str) -> dict[str, ScenarioValu
 def _check_unit(raw: ScenarioValue, index: int, sides: tuple[str, ...]) -> Unit:
     if not isinstance(raw, dict):
         raise _fail(f"unit {index}", "must be a table")
+    check_unit_fields(raw, index, chips=False)
     name = _as_str(raw.get("name"), f"unit {index} name")
     where = f"unit {name!r}"
     side = _as_str(raw.get("side"), f"{where} side")
@@ -207,14 +214,8 @@ def _check_unit(raw: ScenarioValue, index: int, sides: tuple[str, ...]) -> Unit:
     leader = None if leader_raw is None else _as_str(leader_raw, f"{where} leader")
     if leader is not None and kind == tables.COMMANDER:
         raise _fail(f"{where} leader", "a commanding officer has no under-officer")
-    chip_raw = raw.get("chip")
-    chip = None if chip_raw is None else _as_str(chip_raw, f"{where} chip")
     traits = _as_table(raw.get("traits"), f"{where} traits")
-    for key in traits:
-        if key not in ("pose", "formation", "leader_type"):
-            raise _fail(
-                f"{where} traits.{key}", "is unknown; traits are pose, formation, leader_type"
-            )
+    check_keys(traits, UNIT_TRAITS, where, "trait")
     if kind in tables.FOOT_KINDS:
         pose_name = _as_str(traits.get("pose"), f"{where} traits.pose")
         if pose_name not in tables.POSE_NAMES:
@@ -238,10 +239,11 @@ def _check_unit(raw: ScenarioValue, index: int, sides: tuple[str, ...]) -> Unit:
                 f"{where} traits.leader_type",
                 f"is {leader_type!r}; allowed: " + ", ".join(tables.OFFICER_TYPES),
             )
-    return Unit(name, side, kind, figures, weapons, leader, chip, dict(traits))
+    return Unit(name, side, kind, figures, weapons, leader, traits=dict(traits))
 
 
 def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    check_scenario_fields(raw)
     system = _as_str(raw.get("system"), "system")
     if system != SYSTEM:
         raise _fail("system", f"is {system!r}; this ruleset is {SYSTEM!r}")
@@ -291,11 +293,9 @@ def _check_setup(setup: dict[str, ScenarioValue], sides: tuple[str, ...]) -> Non
     first = _as_str(setup.get("first_side"), "[setup] first_side", sides[0])
     if first not in sides:
         raise _fail("[setup] first_side", f"is {first!r}; allowed: {', '.join(sides)}")
-    for side, cp in _as_table(setup.get("command_points"), "[setup] command_points").items():
-        if side not in sides:
-            raise _fail(
-                f"[setup] command_points.{side}", f"no such side; sides: {', '.join(sides)}"
-            )
+    command_points = _as_table(setup.get("command_points"), "[setup] command_points")
+    check_keys(command_points, sides, "[setup] command_points", "side")
+    for side, cp in command_points.items():
         _as_int(cp, f"[setup] command_points.{side}", 0, 10)
     _as_int(setup.get("melee_win_points"), "[setup] melee_win_points", 0, 100, 3)
     objectives = setup.get("objectives", [])
@@ -304,5 +304,6 @@ def _check_setup(setup: dict[str, ScenarioValue], sides: tuple[str, ...]) -> Non
     for i, obj in enumerate(objectives, start=1):
         if not isinstance(obj, dict):
             raise _fail(f"[setup] objective {i}", "must be a table with name and points")
+        check_keys(obj, OBJECTIVE_FIELDS, f"[setup] objective {i}")
         _as_str(obj.get("name"), f"[setup] objective {i} name")
         _as_int(obj.get("points"), f"[setup] objective {i} points", 0, 1000)

@@ -732,6 +732,10 @@ REPLACEMENT = Action(
 
 # ------------------------------------------------------------- douse flames
 
+# A yes or no, in the past tense the box words as one ("Doused: yes"); "fire out" read
+# as a value ("Fire out: 1").
+DOUSED = "doused"
+
 
 def _douse_request(params: Params) -> RollRequest:
     n = int_param(params, "figures")
@@ -746,7 +750,7 @@ def _douse_resolve(params: Params, dice: Sequence[int]) -> Outcome:
     out = engines.flames_put_out(dice)
     return Outcome(
         int(out),
-        "fire out",
+        DOUSED,
         effects=frozenset({"fire_out"}) if out else frozenset(),
         details=("the fire is out" if out else "the tower still burns",),
     )
@@ -755,7 +759,7 @@ def _douse_resolve(params: Params, dice: Sequence[int]) -> Outcome:
 def _douse_odds(params: Params) -> Odds:
     n = int_param(params, "figures")
     p = 1 - (1 - odds_helpers.face_chance(D6, tables.DOUSE_FACES)) ** n
-    return Odds("fire out", {0: 1 - p, 1: p}, {"fire_out": p})
+    return Odds(DOUSED, {0: 1 - p, 1: p}, {"fire_out": p})
 
 
 DOUSE_FLAMES = Action(

@@ -1686,12 +1686,12 @@ def describe(state: GameState) -> tuple[str, ...]:
             f"{pair_get(state.lost, side)} lost"
         )
     damage = [
-        f"{name} {board.intact(state, name)}/{state.layout.place(name).spaces}"
-        for name, _hits in state.hits
+        f"{name} {min(hits, state.layout.place(name).spaces)}/{state.layout.place(name).spaces}"
+        for name, hits in state.hits
         if state.layout.place(name).damageable
     ]
     if damage:
-        lines.append("Damage: " + ", ".join(damage))
+        lines.append("Spaces hit: " + ", ".join(damage))
     engines_hit = [
         f"{name} {hits}/{tables.ENGINE_HITS_TO_DESTROY}"
         for name, hits in state.hits
@@ -1702,11 +1702,14 @@ def describe(state: GameState) -> tuple[str, ...]:
     if state.fallen:
         lines.append("Fallen: " + ", ".join(sorted(state.fallen)))
     if state.burning:
-        lines.append("Burning: " + ", ".join(f"{s} {t}" for s, t in state.burning))
+        lines.append(
+            "Burning: "
+            + ", ".join(f"{s} {t}/{tables.OIL_BURN_TURNS} turns" for s, t in state.burning)
+        )
     if state.guns_lost:
         lines.append("Guns lost: " + ", ".join(sorted(state.guns_lost)))
     bridges = [
-        f"{state.layout.station_of_bridge(b)} {len(board.at(state, b))}"
+        f"{state.layout.station_of_bridge(b)} {counted(len(board.at(state, b)), 'figure')}"
         for b in state.layout.names(BRIDGE)
         if board.at(state, b)
     ]

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from companion.rules.core import ScenarioError, ScenarioValue
+from companion.rules.core import (
+    ScenarioError,
+    ScenarioValue,
+    check_keys,
+    check_setup_keys,
+    listed_table,
+)
 from companion.rules.fortboard import tables
 
 FOOT = "foot"  # the ground at the bottom of a wall, where ladders stand (derived)
@@ -163,6 +169,10 @@ def _short_name(layout: Layout, place: Place) -> str:
 
 # ------------------------------------------------------------------ parsing
 
+SETUP_KEYS = ("turn_limit", "front", "places", "defender_artillery", "wall_weapons", "oil_vats")
+PLACE_FIELDS = ("name", "kind", "spaces", "adjacent", "faces", "equipment")
+WALL_WEAPON_FIELDS = ("name", "wall", "spaces")
+
 
 def _field(where: str, entry: Mapping[str, ScenarioValue], name: str, kind: type) -> ScenarioValue:
     if name not in entry:
@@ -183,6 +193,7 @@ def _str_list(where: str, value: ScenarioValue, name: str) -> tuple[str, ...]:
 
 def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
     """Read and check the fort layout; ScenarioError names the place and field."""
+    check_setup_keys(setup, SETUP_KEYS)
     raw_places = setup.get("places")
     if not isinstance(raw_places, list) or not raw_places:
         raise ScenarioError(
@@ -192,6 +203,7 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
     for index, raw in enumerate(raw_places, start=1):
         if not isinstance(raw, dict):
             raise ScenarioError(f"[setup] place {index}: must be a table with name, kind, spaces")
+        check_keys(raw, PLACE_FIELDS, listed_table("place", raw, index))
         entries.append(raw)
     names: list[str] = []
     for index, entry in enumerate(entries, start=1):
@@ -313,6 +325,7 @@ def parse_layout(setup: Mapping[str, ScenarioValue]) -> Layout:
     for index, raw_weapon in enumerate(raw_weapons, start=1):
         if not isinstance(raw_weapon, dict):
             raise ScenarioError(f"[setup] wall weapon {index}: must be a table")
+        check_keys(raw_weapon, WALL_WEAPON_FIELDS, listed_table("wall weapon", raw_weapon, index))
         wname = _field(f"[setup] wall weapon {index}", raw_weapon, "name", str)
         where = f"wall weapon {wname!r}"
         wall = _field(where, raw_weapon, "wall", str)

@@ -11,6 +11,9 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_keys,
+    check_scenario_fields,
+    check_unit_fields,
     option_values,
     scenario_sides,
     scenario_table,
@@ -157,6 +160,9 @@ OPTIONS: tuple[RuleOption, ...] = (
 )
 
 
+UNIT_TRAITS = ("place",)
+
+
 def _units(raw: Mapping[str, ScenarioValue], sides: tuple[str, str]) -> tuple[Unit, ...]:
     raw_units = raw.get("units")
     if not isinstance(raw_units, list) or not raw_units:
@@ -165,6 +171,7 @@ def _units(raw: Mapping[str, ScenarioValue], sides: tuple[str, str]) -> tuple[Un
     for index, entry in enumerate(raw_units, start=1):
         if not isinstance(entry, dict):
             raise ScenarioError(f"unit {index}: must be a table")
+        check_unit_fields(entry, index, chips=False)
         name = entry.get("name")
         if not isinstance(name, str) or not name:
             raise ScenarioError(f"unit {index}: field 'name' must be text")
@@ -190,6 +197,7 @@ def _units(raw: Mapping[str, ScenarioValue], sides: tuple[str, str]) -> tuple[Un
         traits = entry.get("traits", {})
         if not isinstance(traits, dict):
             raise ScenarioError(f"{where}: field 'traits' must be a table")
+        check_keys(traits, UNIT_TRAITS, where, "trait")
         if not isinstance(traits.get("place"), str):
             raise ScenarioError(f"{where}: field 'traits.place' must name where the unit starts")
         leader = entry.get("leader")
@@ -254,11 +262,14 @@ def check_setup(layout: Layout, units: tuple[Unit, ...], sides: tuple[str, str])
 
 
 def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    check_scenario_fields(raw)
     if raw.get("system") != SYSTEM:
         raise ScenarioError(f"field 'system' must be {SYSTEM!r}, got {raw.get('system')!r}")
     title = raw.get("title")
+    if title is None:
+        raise ScenarioError("field 'title' is missing")
     if not isinstance(title, str) or not title:
-        raise ScenarioError("field 'title' must be text")
+        raise ScenarioError(f"field 'title' must be text, got {title!r}")
     sides = scenario_sides(raw, order="the attacker first, then the fort's defender")
     setup = scenario_table(raw, "setup")
     options = option_values(OPTIONS, scenario_table(raw, "options"))

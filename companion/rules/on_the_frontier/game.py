@@ -1301,7 +1301,8 @@ def _settle(result: _Result, turn: int) -> _Result:
 
 
 def strength(state: GameState, side: str) -> tuple[int, int]:
-    """Figures still standing on the table, and figures the side started with."""
+    """Figures up on the table (a routed unit's have left it), and figures the side started
+    with."""
     standing = sum(f.figures for f in state.forces if f.side == side and f.on_table)
     started = sum(f.start for f in state.forces if f.side == side)
     return standing, started
@@ -1348,7 +1349,13 @@ def describe(state: GameState) -> tuple[str, ...]:
     lines = [head]
     for side in state.sides:
         now, started = strength(state, side)
-        lines.append(f"{side}: {now}/{counted(started, 'figure')} standing")
+        # A routed unit's figures are up but off the table: they are said apart, so that
+        # the units' "up" add up to what the side's line says
+        routed = sum(f.figures for f in state.forces if f.side == side and f.routed)
+        lines.append(
+            f"{side}: {now} of {counted(started, 'figure')} up on the table"
+            + (f", {routed} more in routed units" if routed else "")
+        )
     for f in state.forces:
         status = []
         if f.routed and f.joined and f.removed:

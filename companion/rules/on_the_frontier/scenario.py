@@ -11,7 +11,10 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_keys,
+    check_scenario_fields,
     check_setup_keys,
+    check_unit_fields,
     option_values,
     scenario_sides,
     scenario_table,
@@ -142,6 +145,7 @@ def _string(raw: Mapping[str, ScenarioValue], key: str, where: str) -> str:
 def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
     if not isinstance(raw, dict):
         raise ScenarioError(f"units[{index}] must be a table, got {raw!r}")
+    check_unit_fields(raw, index + 1, chips=False)
     name = _string(raw, "name", f"units[{index}]")
     side = raw.get("side")
     if side not in sides or not isinstance(side, str):
@@ -174,11 +178,7 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
     traits_raw = raw.get("traits", {})
     if not isinstance(traits_raw, dict):
         raise unit_error(name, "traits", "must be a table")
-    for key in traits_raw:
-        if key not in UNIT_TRAITS:
-            raise unit_error(
-                name, f"traits.{key}", f"unknown trait; traits are {', '.join(UNIT_TRAITS)}"
-            )
+    check_keys(traits_raw, UNIT_TRAITS, f"unit {name!r}", "trait")
     quality = traits_raw.get("quality", "regular")
     if quality not in tables.QUALITIES:
         raise unit_error(
@@ -220,6 +220,7 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], index: int) -> Unit:
 
 
 def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    check_scenario_fields(raw)
     system = raw.get("system")
     if system != SYSTEM:
         raise ScenarioError(f"system must be {SYSTEM!r}, got {system!r}")

@@ -1347,6 +1347,7 @@ def _decided(state: GameState) -> bool:
 
 
 def strength(state: GameState, side: str) -> tuple[int, int]:
+    """Figures in units not removed, and figures the side started with."""
     now = sum(b.figures for b in state.bands if b.side == side and b.in_play)
     started = sum(b.start for b in state.bands if b.side == side)
     return now, started
@@ -1389,7 +1390,13 @@ def describe(state: GameState) -> tuple[str, ...]:
     lines = [head]
     for side in state.sides:
         now, started = strength(state, side)
-        lines.append(f"{side}: {now}/{counted(started, 'figure')}")
+        # A removed unit keeps the count it left with ("6/12 (removed)"): those figures are
+        # said apart, so that the units' counts add up to what the side's line says
+        removed = sum(b.figures for b in state.bands if b.side == side and b.removed)
+        lines.append(
+            f"{side}: {now} of {counted(started, 'figure')} on the table"
+            + (f", {removed} more in removed units" if removed else "")
+        )
     if state.fort:
         arabs = next((b.side for b in state.bands if b.nation == "arab"), "Arabs")
         lines.append(

@@ -11,7 +11,10 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_keys,
+    check_scenario_fields,
     check_setup_keys,
+    check_unit_fields,
     option_values,
     scenario_sides,
     scenario_table,
@@ -197,6 +200,7 @@ def read_setup(raw: Mapping[str, ScenarioValue], sides: tuple[str, ...]) -> Setu
 def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -> Unit:
     if not isinstance(raw, dict):
         raise ScenarioError(f"units[{index}] must be a table, got {raw!r}")
+    check_unit_fields(raw, index + 1, chips=False)
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(f"units[{index}]: 'name' must be a non-empty string, got {name!r}")
@@ -240,11 +244,7 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -
             "traits.base_morale",
             "every unit needs [units.traits] base_morale (a percentage 0..100)",
         )
-    for key in traits:
-        if key not in UNIT_TRAITS:
-            raise unit_error(
-                name, f"traits.{key}", f"unknown trait; traits are {', '.join(UNIT_TRAITS)}"
-            )
+    check_keys(traits, UNIT_TRAITS, f"unit {name!r}", "trait")
     morale = traits.get("base_morale")
     if isinstance(morale, bool) or not isinstance(morale, int) or not 0 <= morale <= 100:
         raise unit_error(name, "traits.base_morale", f"{morale!r} must be a percentage 0..100")
@@ -275,6 +275,7 @@ def _unit(raw: ScenarioValue, sides: tuple[str, ...], french: str, index: int) -
 
 
 def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    check_scenario_fields(raw)
     if raw.get("system") != SYSTEM:
         raise ScenarioError(f"system must be {SYSTEM!r}, got {raw.get('system')!r}")
     title = raw.get("title")

@@ -1613,10 +1613,8 @@ def _pin_by_fire(s: GameState, target: UnitState, out: Outcome, tx: Tx) -> GameS
 def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     g = s.unit(s.act.firer)
     bonus = isinstance(s.pending, AskRoll) and s.pending.purpose == "gun_bonus"
-    if "recovered" in out.effects:
-        g = replace(g, pinned=False)
-        s = s.with_unit(g)
-        tx.say(f"The {g.name}'s crew is no longer pinned (a 5 or 6).")
+    # A jammed Maxim's clearing roll decides whether it fires at all, so its result
+    # comes first; what the shots do (a new jam, the crew's recovery, a pin) follows them.
     if "broken_for_good" in out.effects:
         s = s.with_unit(replace(g, broken=True, jammed=False))
         tx.cues.add("jam")
@@ -1624,21 +1622,27 @@ def _after_gun(s: GameState, out: Outcome, tx: Tx) -> GameState:
     elif "cleared" in out.effects:
         s = s.with_unit(replace(g, jammed=False))
         tx.say(f"The {g.name}'s jam is cleared.")
-    elif "jammed" in out.effects:
-        s = s.with_unit(replace(g, jammed=True))
+    elif "jammed" in out.effects and g.jammed:
         tx.cues.add("jam")
-        tx.say(f"The {g.name} jams!" if not g.jammed else f"The {g.name} is still jammed.")
+        tx.say(f"The {g.name} is still jammed.")
     hits = s.act.hits + out.headline
     s = replace(s, act=replace(s.act, hits=hits))
+    if s.act.target and bonus:
+        tx.say(f"The {g.name}: {counted(out.headline, 'hit')} more from the 6s.")
+    elif s.act.target:
+        at = "the gate" if s.act.target == "gate" else s.act.target
+        tx.say(f"The {g.name} fires at {at}: {counted(out.headline, 'hit')}.")
+    if "recovered" in out.effects:
+        s = s.with_unit(replace(s.unit(g.name), pinned=False))
+        tx.say(f"The {g.name}'s crew is no longer pinned (a 5 or 6).")
+    if "jammed" in out.effects and not g.jammed:
+        s = s.with_unit(replace(s.unit(g.name), jammed=True))
+        tx.cues.add("jam")
+        tx.say(f"The {g.name} jams!")
     if not s.act.target:
         return _finish_fire(s, tx)
     if s.act.target != "gate":
         s = _pin_by_fire(s, s.unit(s.act.target), out, tx)
-    if bonus:
-        tx.say(f"The {g.name}: {counted(out.headline, 'hit')} more from the 6s.")
-    else:
-        at = "the gate" if s.act.target == "gate" else s.act.target
-        tx.say(f"The {g.name} fires at {at}: {counted(out.headline, 'hit')}.")
     if out.follow_up is not None:
         return _gun_roll(s, tx, bonus=out.follow_up.dice_count)
     if s.act.target == "gate":

@@ -10,8 +10,11 @@ from companion.rules.core import (
     ScenarioError,
     ScenarioValue,
     Unit,
+    check_keys,
+    check_scenario_fields,
     check_setup_keys,
     check_unique_names,
+    check_unit_fields,
     option_values,
     scenario_table,
 )
@@ -177,12 +180,9 @@ def _str(value: object, where: str) -> str:
 def _unit(raw: object, index: int) -> Unit:
     if not isinstance(raw, Mapping):
         raise _fail(f"units[{index}]", "each unit is a table with name, side, kind, figures")
+    check_unit_fields(raw, index + 1, chips=True)
     name = _str(raw.get("name"), f"units[{index}] name")
     where = f"unit {name!r}"
-    known = {"name", "side", "kind", "figures", "weapons", "leader", "chip", "traits"}
-    for key in raw:
-        if key not in known:
-            raise _fail(f"{where} field {key!r}", "unknown; use " + ", ".join(sorted(known)))
     side = raw.get("side")
     if side not in SIDES:
         raise _fail(f"{where} side", f"{side!r} is not allowed; use FFL or Arab")
@@ -206,10 +206,9 @@ def _unit(raw: object, index: int) -> Unit:
     if not isinstance(traits_raw, Mapping):
         raise _fail(f"{where} traits", "use a table of traits")
     traits = dict(traits_raw)
+    check_keys(traits, TRAITS, where, "trait")
     for key, value in traits.items():
         tw = f"{where} traits.{key}"
-        if key not in TRAITS:
-            raise _fail(tw, "unknown trait; use " + ", ".join(sorted(TRAITS)))
         if key == "rank":
             if value not in RANKS[side]:
                 raise _fail(tw, f"{value!r} is not allowed; use {', '.join(RANKS[side])}")
@@ -246,6 +245,7 @@ def _unit(raw: object, index: int) -> Unit:
 
 
 def load_scenario(raw: Mapping[str, ScenarioValue]) -> Scenario:
+    check_scenario_fields(raw)
     if raw.get("system") != SYSTEM:
         raise _fail("system", f"{raw.get('system')!r} is not allowed; use {SYSTEM!r}")
     title = _str(raw.get("title"), "title")

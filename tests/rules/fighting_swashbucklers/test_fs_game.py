@@ -86,6 +86,10 @@ def test_scripted_game_state_at_key_points() -> None:
     assert after_morale.unit("L1").faced
     assert (after_morale.unit("R1").men, after_morale.unit("R1").routed) == (3, 1)
     assert (after_morale.unit("T1").men, after_morale.unit("T1").routed) == (1, 2)
+    # the routed men are not among the squad's men on the table
+    assert "  R1 (Tribes): 3/4 men, 1 more routed, 9 markers" in RULES.describe(
+        after_morale
+    )
     after_melee, _ = play(state, *inputs[:36])
     assert (after_melee.unit("L1").men, after_melee.unit("L1").routed) == (2, 2)
     assert after_melee.side("Legion").victory_points == 3
@@ -688,13 +692,13 @@ def broken(change: str) -> dict[str, Any]:
         ("side", "unit 'L1' side: is 'Arabs'; allowed: Legion, Tribes"),
         ("commander", "side 'Legion': needs exactly one commander unit, has 0"),
         ("option", "[options] double_zero = '1000' is not allowed; use '100', '0'"),
-        ("unknown_option", "[options] 'chips' is not an option"),
+        ("unknown_option", "[options] has no option 'chips'"),
         ("turn_limit", "[setup] turn_limit: is missing"),
         ("formation", "unit 'MG' traits.formation: is 'square'; allowed: line, column"),
         ("leader_type", "unit 'R1' traits.leader_type: is 'hero'"),
         ("duplicate", "unit 'L1', field 'name': two units have this name"),
         ("sides", "sides must be a list of two different names, got ['Legion', 'Legion']"),
-        ("setup_key", "[setup] 'weather' is unknown; use turn_limit, first_side"),
+        ("setup_key", "[setup] has no setting 'weather'; settings are: turn_limit, first_side"),
         ("system", "system: is 'fortboard'"),
         ("commander_formation", "unit 'Capt' traits.formation: a commander has no formation"),
         ("d10_zero", "[options] d10_zero = '1' is not allowed; use '10', '0'"),

@@ -380,6 +380,19 @@ def test_counts_of_one_are_said_in_the_singular() -> None:
     assert request.reason.startswith("Melee round: 1 pair,")
 
 
+@pytest.mark.parametrize(
+    ("stress", "markers", "explained"),
+    [
+        (False, 0, "ML = 60 + 10 x 4 = 100"),
+        (True, 0, "ML = 60 + 10 x 4 = 100, halved for stress = 50"),
+        (True, 2, "ML = 60 + 10 x 4 = 100, halved for stress = 50, less 5 x 2 markers: 40"),
+    ],
+)
+def test_the_morale_level_is_said_once(stress: bool, markers: int, explained: str) -> None:
+    out = resolve("morale-test", [3, 4], men=4, markers=markers, stress=stress)
+    assert out.details[0] == explained
+
+
 # ------------------------------------------------------------------ wording
 
 

@@ -204,10 +204,10 @@ def test_scripted_siege() -> None:
         "Turn 2/8: combat",
         "Besiegers: 35 figures (6 wounded), 4 lost",
         "Garrison: 26 figures (8 wounded), 1 lost",
-        "Damage: Gate 2/3, NE tower 8/9",
+        "Spaces hit: Gate 1/3, NE tower 1/9",
         "Engines hit: S ram 1/6",
-        "Burning: E siege tower 1",
-        "On bridges: E siege tower 2",
+        "Burning: E siege tower 1/4 turns",
+        "On bridges: E siege tower 2 figures",
     )
     inputs = 0
     while True:

@@ -203,6 +203,8 @@ def test_a_joined_commander_leaves_the_field_with_his_unit() -> None:
     log = RULES.describe(state)
     assert "  Col B: 1/1 up, 0 down, 0 lost (routed)" in log
     assert state.force("Horse").routed
+    # the Rifles' 8 on the table; the routed Horse's 1 and the colonel said apart
+    assert "Blue: 8 of 13 figures up on the table, 2 more in routed units" in log
 
 
 def test_a_joined_commander_who_is_hit_leaves_the_table_and_is_replaced() -> None:
@@ -222,7 +224,7 @@ def test_a_joined_commander_who_is_hit_leaves_the_table_and_is_replaced() -> Non
     assert status[0] == "Test skirmish: turn 1/2, charges"
     assert "  Col B: 0/1 up, 0 down, 1 lost (hit)" in status
     assert "  Horse: 4/4 up, 0 down, 0 lost (Col B away till end of turn 2)" in status
-    assert "Blue: 12/13 figures standing" in status  # the colonel no longer counts
+    assert "Blue: 12 of 13 figures up on the table" in status  # the colonel is lost
     assert not state.force("Horse").has_leader
     state, log = play(state, "no", RED_FIRST, "done", "done")
     assert log[-3:] == [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from fractions import Fraction
 from importlib import resources
@@ -269,3 +270,13 @@ def test_random_games_keep_every_figure_accounted_for(seed: int, option: RuleOpt
             assert not (f.routed and f.casualties), f  # a routed unit's fallen are lost
     else:
         pytest.fail("a random game did not end")
+    # the summary's side totals agree with its units' lines: those on the table, then
+    # those up in routed units
+    for side in state.sides:
+        up = sum(f.figures for f in state.forces if f.side == side)
+        said = re.compile(
+            rf"{re.escape(side)}: (\d+) of \d+ figures? up on the table"
+            r"(?:, (\d+) more in routed units)?"
+        )
+        totals = [m for line in RULES.describe(state) if (m := said.fullmatch(line))]
+        assert [int(m[1]) + int(m[2] or 0) for m in totals] == [up], RULES.describe(state)

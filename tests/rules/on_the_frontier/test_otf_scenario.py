@@ -29,7 +29,7 @@ Change = Callable[[dict[str, Any]], object]
         (lambda d: d["units"][0].update(traits={"quality": "heroic"}), ["Rifles", "quality"]),
         (lambda d: d["units"][0].update(traits={"ranks": 3}), ["Rifles", "ranks"]),
         (lambda d: d["units"][0].update(traits={"shock": "yes"}), ["Rifles", "traits.shock"]),
-        (lambda d: d["units"][0].update(traits={"colour": "red"}), ["Rifles", "traits.colour"]),
+        (lambda d: d["units"][0].update(traits={"colour": "red"}), ["Rifles", "no trait 'colour'"]),
         (lambda d: d["units"][1].update(traits={"engineers": True}), ["Horse", "traits.engineers"]),
         (lambda d: d["units"][0].update(name="Horse"), ["Horse", "name"]),
         (

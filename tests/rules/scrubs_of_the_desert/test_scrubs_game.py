@@ -369,6 +369,11 @@ def test_a_shaky_charged_unit_routs_or_is_removed_by_option(
     assert "Riflemen take the ground" in log
     spahis = state.band("Spahis")
     assert (spahis.removed, spahis.routed) == (removed, not removed)
+    # a removed unit's figures are said apart from the side's, beside its "2/2 (removed)"
+    assert RULES.describe(state)[1] == "Legion: " + (
+        "2 of 4 figures on the table, 2 more in removed units" if removed
+        else "4 of 4 figures on the table"
+    )
 
 
 MG_CREW_SHOT_AWAY = (
@@ -436,7 +441,7 @@ def test_infantry_man_the_gun_set_up_then_fire_one_die_a_man() -> None:
     assert (section.figures, section.detached, section.lost) == (1, 1, 2)
     assert (gun.figures, gun.size, gun.lost, gun.infantry_crew) == (1, 1, 0, True)
     assert gun.activated and gun.setting_up and not gun.can_fire(state.turn)
-    assert RULES.describe(state)[1] == "Legion: 2/6 figures"  # crewmen are not losses
+    assert RULES.describe(state)[1] == "Legion: 2 of 6 figures on the table"  # crew: no losses
     state, _ = play(state, "unit:Horse", "stay", "hold")
     assert state.turn == 2
     state, log = play(state, [9, 0], "unit:MG")

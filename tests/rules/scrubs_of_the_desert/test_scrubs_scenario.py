@@ -45,7 +45,7 @@ def test_a_wrong_option_value_is_named(option: RuleOption) -> None:
 
 
 def test_an_unknown_option_lists_the_options() -> None:
-    with pytest.raises(ScenarioError, match=r"'luck' is not an option.*double_zero"):
+    with pytest.raises(ScenarioError, match=r"no option 'luck'.*double_zero"):
         RULES.load_scenario({**example(), "options": {"luck": True}})
 
 
@@ -66,7 +66,7 @@ def _with_unit_change(index: int, **change: object) -> dict:  # type: ignore[typ
         ({"traits": {"base_morale": 75, "hidden": "yes"}}, ["traits.hidden", "true or false"]),
         ({"traits": {"base_morale": 75, "limbered": True}}, ["traits.limbered", "only guns"]),
         ({"traits": {"base_morale": 75, "hidden": True}}, ["traits.hidden", "only the Arab side"]),
-        ({"traits": {"base_morale": 75, "luck": 3}}, ["traits.luck", "unknown trait"]),
+        ({"traits": {"base_morale": 75, "luck": 3}}, ["1st Section", "no trait 'luck'"]),
         ({"traits": {"base_morale": -1}}, ["traits.base_morale", "0..100"]),
         ({"traits": {"base_morale": True}}, ["traits.base_morale"]),
         ({"weapons": []}, ["weapons", "non-empty"]),
@@ -103,7 +103,7 @@ def test_arab_weapons_for_the_french_are_refused() -> None:
         ({"turn_limit": 6, "french_side": "Prussians"}, ["french_side"]),
         ({"turn_limit": 6, "fort": "yes"}, ["fort", "true or false"]),
         ({"turn_limit": 6, "figures_over_wall_to_win": 3}, ["needs fort = true"]),
-        ({"turn_limit": 6, "weather": "hot"}, ["'weather' is unknown"]),
+        ({"turn_limit": 6, "weather": "hot"}, ["no setting 'weather'"]),
     ],
 )
 def test_a_bad_setup_is_named(setup: dict, words: list[str]) -> None:  # type: ignore[type-arg]

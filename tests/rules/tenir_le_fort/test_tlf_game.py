@@ -971,6 +971,16 @@ def test_maxim_rolls_again_for_sixes_then_the_gun_never_pins_an_unpinnable() -> 
     assert p.unit("Band").figures == 6 - 5 and p.unit("Band").pinned
 
 
+def test_a_guns_volley_is_said_before_what_it_does() -> None:
+    p = Play(with_maxim())
+    to_first_chip(p)
+    p.chip("M")
+    p.choose("fire", "target:Band", "cover:none", "far")
+    p.roll(6, 6, 1, 1, 1, 2, 3, 3)  # two 6s pin the Band, three 1s jam the gun
+    fired = p.log.index("The MG fires at Band: 2 hits.")
+    assert p.log[fired + 1 : fired + 3] == ["The MG jams!", "Band is pinned."]
+
+
 def test_guns_fire_on_leader_chits_but_move_only_on_their_own() -> None:
     p = Play(with_maxim())
     to_first_chip(p)
@@ -1459,10 +1469,10 @@ def test_example_scenario_loads_with_defaults() -> None:
         (lambda r: r["units"][2].update(traits={"reinforcement": True}), "traits.reinforcement"),
         (lambda r: r.update(options={"max_heroes": 3}), "max_heroes"),
         (lambda r: r.update(options={"max_heroes": "1"}), "max_heroes"),
-        (lambda r: r.update(options={"nonsense": 1}), "'nonsense' is not an option"),
+        (lambda r: r.update(options={"nonsense": 1}), "no option 'nonsense'"),
         (lambda r: r["setup"].update(turn_limit=-1), "turn_limit"),
         (lambda r: r["setup"].update(tower_donor="Band"), "tower_donor"),
-        (lambda r: r["setup"].update(weather="hot"), r"\[setup\] 'weather' is unknown; use"),
+        (lambda r: r["setup"].update(weather="hot"), r"\[setup\] has no setting 'weather'"),
         (lambda r: r.update(setup=[]), r"\[setup\] must be a table"),
         (lambda r: r["units"][2].update(name="Legion"), "unit 'Legion', field 'name': two units"),
         (lambda r: r.update(system="fortboard"), "system"),
