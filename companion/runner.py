@@ -237,7 +237,12 @@ class DeviceFeed:
 
 
 class CameraFeed(DeviceFeed):
-    """Tray frames through the settle detector and the dice reader."""
+    """Tray frames through the settle detector and the dice reader.
+
+    Each open makes a new detector, disarmed: the dice lying in the tray when the camera
+    starts (a reconnect, a restart of the box) are the last throw, not a new one; only
+    the next throw (movement, then stillness) is reported. `on_frame` gets each frame,
+    and None when the camera closes (its frames are gone)."""
 
     device = "camera"
 
@@ -260,8 +265,14 @@ class CameraFeed(DeviceFeed):
             raise SetupFault(f"the dice reader cannot start: {detail}", "Dice reader broken",
                              _sentence(detail)) from exc
         camera = self.open_camera()
+        detector.disarm()  # what the tray holds now was thrown before this camera looked
         self.detector = detector
         return camera
+
+    def close(self) -> None:
+        super().close()
+        if self.on_frame is not None:
+            self.on_frame(None)  # no frame while closed: the chip reader must not see the last
 
     def _read(self, now: float) -> None:
         from companion.vision_bridge import reading_to_seen
@@ -443,8 +454,10 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     table = SimTable(box, random.Random(args.autoplay)) if args.autoplay is not None else None
     script = iter(read_script(args.script, chip_name=enrolled_names(cfg),
                               read_photo=photo_reader(cfg, kinds))) if args.script else None
+    terminal: list[Any] | None = None  # the terminal's settings, put back on the way out
     if not is_pi and table is None and script is None:
         if args.keyboard:
+            terminal = _keys_unbuffered(sys.stdin.fileno())
             threading.Thread(
                 target=_keyboard, args=(box, key_to_press, stopper), daemon=True
             ).start()
@@ -485,6 +498,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         code = 1
         raise
     finally:
+        if terminal is not None:  # here, not in the keyboard thread: it is stuck reading
+            _restore_terminal(sys.stdin.fileno(), terminal)
         notifier.send("STOPPING=1")
         stopper.event.set()
         for thread in threads:
@@ -585,39 +600,65 @@ def enrolled_names(cfg: Config) -> Callable[[str], str | None]:
     return name
 
 
-def _keyboard(box: Box, key_to_press: Callable[[str], Any], stopper: Stopper) -> None:
+def _keys_unbuffered(fd: int) -> list[Any]:
+    """Each key as it is pressed, not echoed; the terminal's settings as they were, for
+    `_restore_terminal` on the main thread (the keyboard thread is a daemon blocked in a
+    read when the box stops: its own clean-up would never run)."""
     import termios
     import tty
 
-    fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    return saved
+
+
+def _restore_terminal(fd: int, saved: list[Any]) -> None:
+    import termios
+
     try:
-        tty.setcbreak(fd)
-        while not stopper.event.is_set():
-            key = sys.stdin.read(1)
-            if not key:
-                break
-            press = key_to_press(key)
-            if press is not None:
-                box.post(ButtonPressed(press.button, press.long))
-    finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    except termios.error:  # the terminal went away (a closed ssh session): nothing to mend
+        log.debug("terminal settings not restored", exc_info=True)
+
+
+def _keyboard(box: Box, key_to_press: Callable[[str], Any], stopper: Stopper) -> None:
+    while not stopper.event.is_set():
+        key = sys.stdin.read(1)
+        if not key:
+            break
+        press = key_to_press(key)
+        if press is not None:
+            box.post(ButtonPressed(press.button, press.long))
 
 
 class LatestFrame:
-    """The camera's newest frame, shared with the ArUco chip reader."""
+    """The camera's newest frame, shared with the ArUco chip reader. Each frame is
+    numbered, so that a reader waits for a new one (`wait_newer`) instead of reading the
+    same frame again; the camera's close stores None (no frame while it is down)."""
 
     def __init__(self) -> None:
         self.frame: Any = None
-        self.lock = threading.Lock()
+        self.seq = 0
+        self.changed = threading.Condition()
 
     def put(self, frame: Any) -> None:
-        with self.lock:
+        with self.changed:
             self.frame = frame
+            self.seq += 1
+            self.changed.notify_all()
 
     def get(self) -> Any:
-        with self.lock:
+        with self.changed:
             return self.frame
+
+    __call__ = get  # a source of frames as `open_reader` takes it
+
+    def wait_newer(self, after: int, timeout: float) -> tuple[int, Any]:
+        """The frame numbered after `after` and its number, waiting up to `timeout`
+        seconds for it; the current one if none came."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.seq != after, max(0.0, timeout))
+            return self.seq, self.frame
 
 
 def make_feeds(
@@ -635,7 +676,7 @@ def make_feeds(
     settings = cfg["chips"]
     registry_path = cfg.chip_registry_path
     chips = ChipFeed(
-        lambda: open_reader(settings["reader"], settings, camera_frames=latest.get),
+        lambda: open_reader(settings["reader"], settings, camera_frames=latest),
         lambda: ChipRegistry.load(registry_path), post,
         repeat_seconds=float(settings["repeat_seconds"]),
     )

@@ -223,65 +223,158 @@ class Cable:
         self.opens = 0
 
 
+class Table:
+    """A tray in front of a camera on a cable, through a CameraFeed stepped on a fake
+    clock at 10 frames a second. The dice reader is a perfect fake (the feed is under
+    test here, not the reader): it says which dice each composed frame holds."""
+
+    def __init__(self, values: list[int], on_frame: object = None) -> None:
+        import random
+
+        from companion.errors import HardwareError
+        from companion.ports.controls import FakeClock
+        from companion.runner import CameraFeed
+        from companion.vision import SettleDetector, compose_tray
+        from companion.vision.types import DieReading, FrameReading
+
+        self.clock, self.posted, self.cable = FakeClock(), Recorder(), Cable()
+        self.random, self.compose, self.seed = random.Random, compose_tray, 0
+        self.dice: dict[int, list[int]] = {}
+        self.frame = self.tray(values)
+        dice, table = self.dice, self
+
+        class Reader:
+            def read(self, frame: object) -> FrameReading:
+                return FrameReading(tuple(DieReading("d6", v, (i * 50, 10, 40, 40), 0.99)
+                                          for i, v in enumerate(dice[id(frame)])), (), 1.0)
+
+        class Camera:
+            def capture(self) -> object:
+                if not table.cable.plugged:
+                    raise HardwareError("camera stopped delivering frames")
+                return table.frame
+
+            def close(self) -> None:
+                pass
+
+        def open_camera() -> Camera:
+            self.cable.opens += 1
+            if not self.cable.plugged:
+                raise HardwareError("camera did not start")
+            return Camera()
+
+        self.feed = CameraFeed(open_camera, lambda: SettleDetector(Reader()),  # type: ignore[arg-type]
+                               self.posted, clock=self.clock, retry_seconds=5.0,
+                               on_frame=on_frame)  # type: ignore[arg-type]
+
+    def tray(self, values: list[int]) -> object:
+        self.seed += 1
+        frame = self.compose(values, "d6", self.random(self.seed))
+        self.dice[id(frame)] = values
+        return frame
+
+    def run(self, seconds: float) -> None:
+        for _ in range(round(seconds * 10)):
+            self.clock.now += 0.1
+            self.feed.step()
+
+    def throw(self, values: list[int]) -> None:
+        """The dice tumble (two frames with them elsewhere), then lie still for 1 s."""
+        for _ in range(2):
+            self.frame = self.tray(values)
+            self.run(0.1)
+        self.frame = self.tray(values)
+        self.run(1.0)
+
+    def seen(self) -> list[list[int]]:
+        return [sorted(d.value for d in s.dice) for s in self.posted.of(DiceSeen)]  # type: ignore[attr-defined]
+
+
 def test_camera_feed_reads_dice_reports_a_lost_camera_once_and_picks_it_up_again() -> None:
-    import random
+    table = Table([])
+    table.run(1.0)
+    table.throw([2, 5])
+    assert table.seen() == [[2, 5]]
+    table.cable.plugged = False
+    table.run(30.0)
+    assert len(table.posted.of(DeviceFault)) == 1  # reported once ...
+    assert 5 <= table.cable.opens <= 8  # ... retried every 5 s meanwhile
+    table.cable.plugged = True
+    table.frame = table.tray([6])  # thrown while the camera was out: nobody saw it land
+    table.run(6.0)
+    assert len(table.posted.of(DeviceBack)) == 1
+    assert table.seen() == [[2, 5]]
+    table.throw([4])  # thrown again, in front of the camera
+    assert table.seen() == [[2, 5], [4]]
 
-    from companion.box import DeviceBack, DeviceFault, DiceSeen
-    from companion.errors import HardwareError
-    from companion.ports.controls import FakeClock
-    from companion.runner import CameraFeed
-    from companion.vision import SettleDetector, compose_tray
-    from companion.vision.types import DieReading, FrameReading
 
-    clock, posted, cable = FakeClock(), Recorder(), Cable()
-    frames = {"now": compose_tray([2, 5], "d6", random.Random(1))}
+def test_dice_lying_in_the_tray_across_a_camera_reconnect_are_not_a_new_throw() -> None:
+    table = Table([])
+    table.run(1.0)
+    table.throw([2, 5])
+    assert table.seen() == [[2, 5]]
+    table.cable.plugged = False  # the ribbon cable slips; the dice stay where they are
+    table.run(10.0)
+    table.cable.plugged = True
+    table.run(10.0)
+    assert len(table.posted.of(DeviceBack)) == 1
+    assert table.seen() == [[2, 5]]  # the same dice: not journaled as the next throw
+    table.throw([3])
+    assert table.seen() == [[2, 5], [3]]
 
-    class Reader:
-        """The dice on each frame, as a perfect reader would say (the feed is under
-        test here, not the reader)."""
 
-        def read(self, frame: object) -> FrameReading:
-            values = [2, 5] if frame is first else [6]
-            return FrameReading(tuple(DieReading("d6", v, (i * 50, 10, 40, 40), 0.99)
-                                      for i, v in enumerate(values)), (), 1.0)
+def test_a_camera_opened_on_dice_already_in_the_tray_waits_for_a_throw() -> None:
+    """A restart of the box while it waits for throw 2 of 2: throw 1 still lies there."""
+    table = Table([5, 2])
+    table.run(10.0)
+    assert table.seen() == []
+    table.frame = table.tray([5, 2])  # a hand sweeps the same dice aside ...
+    table.run(0.1)
+    table.frame = table.tray([])  # ... picks them up ...
+    table.run(1.0)
+    assert table.seen() == []
+    table.throw([6, 1])  # ... and throws
+    assert table.seen() == [[1, 6]]
 
-    first = frames["now"]
 
-    class Camera:
-        def capture(self) -> object:
-            if not cable.plugged:
-                raise HardwareError("camera stopped delivering frames")
-            return frames["now"]
+def test_a_closed_camera_leaves_no_frame_for_the_chip_reader() -> None:
+    from companion.runner import LatestFrame
 
-        def close(self) -> None:
-            pass
+    latest = LatestFrame()
+    table = Table([], on_frame=latest.put)
+    table.run(0.5)
+    seq, frame = latest.wait_newer(0, 0.0)
+    assert frame is table.frame and seq == 5
+    assert latest.wait_newer(seq, 0.05) == (seq, frame)  # no new frame: the same, in time
+    table.cable.plugged = False
+    table.run(0.1)
+    assert latest.get() is None and latest.wait_newer(seq, 0.0)[0] == seq + 1
 
-    def open_camera() -> Camera:
-        cable.opens += 1
-        if not cable.plugged:
-            raise HardwareError("camera did not start")
-        return Camera()
 
-    feed = CameraFeed(open_camera, lambda: SettleDetector(Reader()), posted,  # type: ignore[arg-type]
-                      clock=clock, retry_seconds=5.0)
+def test_keyboard_mode_gives_the_terminal_back_after_ctrl_c(game: None) -> None:
+    """The keyboard thread is blocked in a read when the box stops: the main thread puts
+    the terminal's settings back (echo and line editing), not that thread."""
+    import pty
+    import termios
 
-    def run(seconds: float) -> None:
-        for _ in range(int(seconds * 10)):
-            clock.now += 0.1
-            feed.step()
-
-    run(1.0)
-    seen = posted.of(DiceSeen)
-    assert len(seen) == 1 and sorted(d.value for d in seen[0].dice) == [2, 5]  # type: ignore[attr-defined]
-    cable.plugged = False
-    run(30.0)
-    assert len(posted.of(DeviceFault)) == 1  # reported once ...
-    assert 5 <= cable.opens <= 8  # ... retried every 5 s meanwhile
-    cable.plugged = True
-    frames["now"] = compose_tray([6], "d6", random.Random(2))
-    run(6.0)
-    assert len(posted.of(DeviceBack)) == 1
-    assert [d.value for d in posted.of(DiceSeen)[-1].dice] == [6]  # type: ignore[attr-defined]
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--keyboard"],
+                               stdin=slave, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while termios.tcgetattr(slave)[3] & termios.ICANON:  # until the box takes the keys
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 0, err
+        lflag = termios.tcgetattr(slave)[3]
+        assert lflag & termios.ECHO and lflag & termios.ICANON
+    finally:
+        process.kill()
+        os.close(master)
+        os.close(slave)
 
 
 def test_chip_feed_one_draw_per_burst_unknown_chips_and_a_pulled_reader() -> None:
@@ -397,7 +490,8 @@ def test_a_frames_folder_in_a_file_is_a_lost_display_naming_the_setting(
 
 def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> None:
     """The service's own threads, as `companion run` starts them on the Pi (here
-    with the files camera and the sim reader): a tray photo comes in as dice."""
+    with the files camera and the sim reader): a throw filmed frame by frame comes in
+    as dice. (The tray the camera first sees is not a throw: here it is empty.)"""
     import random
 
     import cv2
@@ -407,9 +501,15 @@ def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> 
     from companion.runner import Stopper, _start_inputs
     from companion.vision import compose_tray
 
-    cv2.imwrite(str(tmp_path / "tray.png"), compose_tray([4], "d6", random.Random(3)))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    film = ([compose_tray([], "d6", random.Random(0))] * 15
+            + [compose_tray([4], "d6", random.Random(seed)) for seed in (1, 2)]
+            + [compose_tray([4], "d6", random.Random(3))] * 15)
+    for number, frame in enumerate(film):
+        cv2.imwrite(str(frames / f"{number:02}.png"), frame)
     (tmp_path / "box.toml").write_text(
-        f'[camera]\nsource = "files"\npath = "{tmp_path / "tray.png"}"\n'
+        f'[camera]\nsource = "files"\npath = "{frames}"\n'
         '[chips]\nreader = "sim"\n'
     )
     cfg = config.load(tmp_path / "box.toml")

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -84,16 +85,55 @@ def render_marker(marker_id: int, side_px: int) -> np.ndarray:
     return image
 
 
+@runtime_checkable
+class FrameSource(Protocol):
+    """The camera's frames, numbered: the runner's LatestFrame."""
+
+    def wait_newer(self, after: int, timeout: float) -> tuple[int, np.ndarray | None]:
+        """The newest frame and its number once that number is not `after`, waiting up
+        to `timeout` seconds; the current ones if none came. None: no frame (the camera
+        is closed or not started)."""
+        ...
+
+
+class PolledFrames:
+    """A plain callable of the camera's newest frame as a FrameSource: a frame is new
+    when it is not the object returned before; the callable is asked every `interval`
+    seconds while waiting."""
+
+    def __init__(self, frames: Callable[[], np.ndarray | None], clock: Callable[[], float],
+                 sleep: Callable[[float], None], interval: float) -> None:
+        self._frames = frames
+        self._clock = clock
+        self._sleep = sleep
+        self._interval = interval
+        self._last: np.ndarray | None = None
+        self._seq = 0
+
+    def wait_newer(self, after: int, timeout: float) -> tuple[int, np.ndarray | None]:
+        deadline = self._clock() + max(0.0, timeout)
+        while True:
+            frame = self._frames()
+            if frame is not self._last:
+                self._last, self._seq = frame, self._seq + 1
+            if self._seq != after or self._clock() >= deadline:
+                return self._seq, self._last
+            self._sleep(min(self._interval, max(0.0, deadline - self._clock())))
+
+
 class ArucoReader:
     """Reads the largest marker in each camera frame (the chip held nearest).
 
     A marker must be seen in `confirm_frames` frames in a row before it is reported:
-    one odd frame (a die's pips, a shadow) then never activates a unit.
+    one odd frame (a die's pips, a shadow) then never activates a unit. Each frame is
+    looked at once: `poll` waits for the camera's next frame rather than reading the
+    same one again (one still frame is not several sightings, and an idle reader does
+    not spin a core).
     """
 
     def __init__(
         self,
-        frames: Callable[[], np.ndarray | None],
+        frames: FrameSource | Callable[[], np.ndarray | None],
         *,
         confirm_frames: int = 2,
         min_side_px: float = 20.0,
@@ -101,12 +141,16 @@ class ArucoReader:
         sleep: Callable[[float], None] = time.sleep,
         idle_interval: float = 0.03,
     ) -> None:
-        self._frames = frames
+        """`frames`: a FrameSource, or a callable of the newest frame (None: no frame),
+        asked every `idle_interval` seconds while waiting for a new one."""
+        self._frames: FrameSource = (
+            frames if isinstance(frames, FrameSource)
+            else PolledFrames(frames, clock, sleep, idle_interval)
+        )
         self._confirm = max(1, confirm_frames)
         self._min_side = min_side_px
         self._clock = clock
-        self._sleep = sleep
-        self._idle = idle_interval
+        self._seq = 0  # the number of the last frame looked at
         self._candidate: int | None = None
         self._streak = 0
 
@@ -114,19 +158,20 @@ class ArucoReader:
         deadline = self._clock() + max(0.0, timeout)
         while True:
             try:
-                frame = self._frames()
+                seq, frame = self._frames.wait_newer(
+                    self._seq, max(0.0, deadline - self._clock()))
             except Exception as exc:  # the camera port's errors vary by backend
                 raise ChipReaderError(
                     f"aruco reader: the camera failed ({exc}); check the [camera] settings"
                 ) from None
-            if frame is None:
-                if self._clock() >= deadline:
-                    return None
-                self._sleep(min(self._idle, max(0.0, deadline - self._clock())))
-                continue
-            read = self._look(frame)
-            if read is not None:
-                return read
+            if seq != self._seq:
+                self._seq = seq
+                if frame is None:  # the camera closed: no sighting carries over
+                    self._candidate, self._streak = None, 0
+                else:
+                    read = self._look(frame)
+                    if read is not None:
+                        return read
             if self._clock() >= deadline:
                 return None
 

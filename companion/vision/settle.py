@@ -8,6 +8,10 @@ Exactly-once: after a report the detector is disarmed. It re-arms only when some
 AND the tray, once still again, looks different from the reported frame and reads
 differently (a hand passing over the tray without touching the dice changes nothing, so
 there is no second report).
+
+A detector made with ``armed=False`` (or after ``disarm()``) takes the first tray it sees
+settle as already reported: a camera opened anew (a reconnect, a restart) does not
+report the dice left lying in the tray, only the next throw (movement, then stillness).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class SettleDetector:
         motion_threshold: float = 0.004,
         pixel_threshold: int = 14,
         report_empty: bool = False,
+        armed: bool = True,
     ) -> None:
         """
         still_seconds: how long the tray must be unchanged before it is read.
@@ -39,6 +44,7 @@ class SettleDetector:
         pixel_threshold: grey-level change (0-255) that counts a thumbnail pixel as changed;
             above camera noise, below a die moving.
         report_empty: also report a settled tray with no dice (normally not a roll).
+        armed: False to take the first settled tray as already reported (see ``disarm``).
         """
         self.reader = reader
         self.still_seconds = still_seconds
@@ -53,6 +59,17 @@ class SettleDetector:
         self._reported: FrameReading | None = None
         #: Timestamp of the first still frame of the last reported roll (for latency).
         self.last_still_start: float | None = None
+        if not armed:
+            self.disarm()
+
+    def disarm(self) -> None:
+        """Take the next settled tray as already reported: whatever lies in it when a
+        camera is opened anew is not a throw. Only something moving and the tray then
+        settling differently (a new throw) is reported."""
+        self._armed = False
+        self._still_since = None
+        self._reported_thumb = None
+        self._reported = None
 
     def _thumb(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
@@ -67,11 +84,11 @@ class SettleDetector:
         frac = float(np.mean(np.abs(a - b) > self.pixel_threshold))
         return frac > self.motion_threshold
 
-    def reset(self) -> None:
+    def reset(self, armed: bool = True) -> None:
         """Forget everything (e.g. after the camera was moved)."""
         self.__init__(  # type: ignore[misc]
             self.reader, self.still_seconds, self.motion_threshold, self.pixel_threshold,
-            self.report_empty,
+            self.report_empty, armed,
         )
 
     def feed(self, frame_bgr: np.ndarray, timestamp: float) -> FrameReading | None:
@@ -90,7 +107,17 @@ class SettleDetector:
         if self._still_since is None:
             # This frame equals the previous one: stillness began at the previous frame.
             self._still_since = prev_ts
-        if not self._armed or timestamp - self._still_since < self.still_seconds:
+        if timestamp - self._still_since < self.still_seconds:
+            return None
+        if not self._armed and self._reported_thumb is None:
+            # Disarmed with nothing reported yet: the first settled tray (the dice left
+            # in it) counts as reported, whatever moved before it settled.
+            reading = self.reader.read(frame)
+            self._reported_thumb = thumb
+            if reading.dice or reading.unreadable or self.report_empty:
+                self._reported = reading
+            return None
+        if not self._armed:
             return None
         self._armed = False
         if self._reported_thumb is not None and not self._changed(self._reported_thumb, thumb):

@@ -117,27 +117,124 @@ def test_long_names_fit_inside_the_circle() -> None:
     assert [s.marker_id for s in detect_markers(image)] == [3]
 
 
+class Frames:
+    """The camera's newest frame as the runner's LatestFrame gives it, on a fake clock:
+    the same frame until the camera stores another; a wait for a newer one that does
+    not come takes its whole timeout."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.seq = 0
+        self.frame: np.ndarray | None = None
+        self.waits = 0
+
+    def put(self, frame: np.ndarray | None) -> None:
+        self.seq, self.frame = self.seq + 1, frame
+
+    def wait_newer(self, after: int, timeout: float) -> tuple[int, np.ndarray | None]:
+        self.waits += 1
+        if self.seq == after:
+            self.now += timeout
+        return self.seq, self.frame
+
+
 def test_reader_confirms_over_two_frames_and_reports_largest(sticker17: np.ndarray) -> None:
     near = scene(sticker17, 10, 1.0, 0.0)
     far = as_array(render_sticker(Sticker(4, "Far")))
     far = cv2.resize(far, None, fx=0.3, fy=0.3)
     both = near.copy()
     both[: far.shape[0], : far.shape[1]] = far
-    frames: list[np.ndarray | None] = [None, both, np.full_like(near, 110), both, both, both]
+    frames = Frames()
+    reader = ArucoReader(frames, clock=lambda: frames.now)
+    detector = DrawDetector()
+    reads = [reader.poll(0.0)]  # no frame yet
+    for frame in [both, np.full_like(near, 110), both, both, both]:
+        frames.put(frame.copy())
+        reads.append(reader.poll(0.0))
+    assert [r.uid if r else None for r in reads] == [None, None, None, None, "ARUCO-17", "ARUCO-17"]
+    assert sum(1 for r in reads if r and detector.feed(r)) == 1
 
-    def next_frame() -> np.ndarray | None:
-        return frames.pop(0) if frames else None
 
+def test_one_still_frame_is_one_sighting_and_poll_waits_for_the_next(
+    sticker17: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The camera stores a frame with a chip in it, then none for a while (a slow frame,
+    or the camera thread held up): read again and again it would confirm the chip on its
+    own, and an idle reader would spin a core re-reading it."""
+    import companion.chips.aruco as aruco
+
+    looks: list[int] = []
+    detect = aruco.detect_markers
+
+    def counted(image: np.ndarray) -> list[aruco.MarkerSighting]:
+        looks.append(1)
+        return detect(image)
+
+    monkeypatch.setattr(aruco, "detect_markers", counted)
+    frames = Frames()
+    reader = ArucoReader(frames, clock=lambda: frames.now)
+    frames.put(scene(sticker17, 0, 1.0, 0.0))
+    assert [reader.poll(0.5) for _ in range(10)] == [None] * 10
+    assert len(looks) == 1  # looked at once ...
+    assert frames.waits <= 11 and frames.now == pytest.approx(5.0)  # ... then waited
+    frames.put(None)  # the camera closed: what it saw last is no sighting to confirm
+    assert reader.poll(0.5) is None
+    frames.put(scene(sticker17, 0, 1.0, 0.0))
+    assert reader.poll(0.5) is None
+    frames.put(scene(sticker17, 2, 1.0, 0.0))
+    read = reader.poll(0.5)
+    assert read is not None and read.uid == "ARUCO-17"  # two frames of it: confirmed
+
+
+def test_reader_waits_on_the_runners_latest_frame_without_spinning(
+    sticker17: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    import companion.chips.aruco as aruco
+    from companion.runner import LatestFrame
+
+    looks: list[int] = []
+    detect = aruco.detect_markers
+
+    def counted(image: np.ndarray) -> list[aruco.MarkerSighting]:
+        looks.append(1)
+        return detect(image)
+
+    monkeypatch.setattr(aruco, "detect_markers", counted)
+    latest = LatestFrame()
+    reader = open_reader("aruco", {}, camera_frames=latest)
+    latest.put(scene(sticker17, 0, 1.0, 0.0))
+    started = time.monotonic()
+    assert reader.poll(0.3) is None
+    assert time.monotonic() - started >= 0.25 and len(looks) == 1
+    later = threading.Timer(0.1, lambda: latest.put(scene(sticker17, 3, 1.0, 0.0)))
+    later.start()
+    started = time.monotonic()
+    read = reader.poll(2.0)  # woken by the next frame, not by the timeout
+    later.join()
+    assert read is not None and read.uid == "ARUCO-17" and len(looks) == 2
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_plain_callable_of_the_newest_frame_is_asked_again_not_re_read(
+    sticker17: np.ndarray,
+) -> None:
+    frame = scene(sticker17, 0, 1.0, 0.0)
     clock = [0.0]
+    calls: list[int] = []
+
+    def newest() -> np.ndarray:
+        calls.append(1)
+        return frame
 
     def sleep(s: float) -> None:
         clock[0] += s
 
-    reader = ArucoReader(next_frame, clock=lambda: clock[0], sleep=sleep)
-    detector = DrawDetector()
-    reads = [reader.poll(0.0) for _ in range(6)]
-    assert [r.uid if r else None for r in reads] == [None, None, None, None, "ARUCO-17", "ARUCO-17"]
-    assert sum(1 for r in reads if r and detector.feed(r)) == 1
+    reader = ArucoReader(newest, clock=lambda: clock[0], sleep=sleep)
+    assert [reader.poll(1.0) for _ in range(3)] == [None] * 3  # the same frame, once
+    assert clock[0] == pytest.approx(3.0) and len(calls) < 200
 
 
 def test_open_reader_aruco_needs_frames() -> None:

@@ -70,3 +70,34 @@ def test_empty_tray_is_not_a_roll(reader: DiceReader) -> None:
     det = SettleDetector(reader, still_seconds=0.1)
     frame = np.full((480, 640, 3), 200, np.uint8)
     assert all(det.feed(frame, i / FPS) is None for i in range(20))
+
+
+def test_a_disarmed_detector_takes_the_dice_it_first_sees_as_reported(
+    reader: DiceReader,
+) -> None:
+    """A camera opened anew (armed=False): the dice of the last throw, lying in the tray
+    (a hand even passing over them), are not reported; the next throw is."""
+    lying = compose_tray([5, 2], "d6", random.Random(7))
+    det = SettleDetector(reader, still_seconds=0.2, armed=False)
+    t = 0.0
+    reports = []
+    frames = [lying] * 20 + [_hand(lying, x) for x in range(-100, 800, 60)] + [lying] * 20
+    for f in frames:
+        reports.append(det.feed(f, t))
+        t += 1 / FPS
+    assert not any(reports)
+    next_throw, _ = _sequence([6, 1], 3)
+    found = []
+    for f in next_throw:
+        found += [r for r in [det.feed(f, t)] if r is not None]
+        t += 1 / FPS
+    assert [sorted(d.value for d in r.dice) for r in found] == [[1, 6]]
+
+
+def test_armed_by_default_a_still_tray_is_reported(reader: DiceReader) -> None:
+    lying = compose_tray([5, 2], "d6", random.Random(7))
+    det = SettleDetector(reader, still_seconds=0.2)
+    reports = [r for r in (det.feed(lying, i / FPS) for i in range(20)) if r is not None]
+    assert [sorted(d.value for d in r.dice) for r in reports] == [[2, 5]]
+    det.reset(armed=False)
+    assert all(det.feed(lying, 1 + i / FPS) is None for i in range(20))
