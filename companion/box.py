@@ -16,7 +16,8 @@ The screens, in the order a referee meets them (docs/referee-guide.md):
 - reading: a throw read, waiting for the next throw of the same request
 - result: the outcome (hits, pins, jams, casualties) and the next step
 - check (end of turn): the turn's end and where the game stands
-- secret: a roll recorded without showing it; hold SELECT to reveal
+- secret: a roll recorded without showing it; the menu's "Reveal secret" asks
+  before it shows the dice (UP reveals)
 - entry: dice entered or corrected by hand
 - status, summary, error, warning
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 import logging
 import queue
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -37,6 +38,7 @@ from companion.rules.core import (
     AwaitChoice,
     AwaitRoll,
     ChipDrawn,
+    Chosen,
     DiceGroup,
     DieKind,
     GameOver,
@@ -53,10 +55,11 @@ from companion.session.events import (
     DiceAccepted,
     Event,
     SecretRevealed,
+    ThrowAccepted,
     Undone,
 )
-from companion.session.session import GameSession
-from companion.ui.screens import Screen, fits_line, layout
+from companion.session.session import GameSession, Played, SecretRoll
+from companion.ui.screens import Screen, fits_item, fits_line, layout
 from companion.ui.tunes import pick_tunes, tunes_for
 from companion.ui.wording import (
     action_named,
@@ -163,17 +166,19 @@ class Entry:
 @dataclass
 class UiState:
     cursor: int = 0
-    mode: str = "normal"  # normal | menu | entry | pick_chip | status
+    mode: str = "normal"  # normal | menu | entry | pick_chip | status | reveal
     menu: tuple[tuple[str, str], ...] = ()  # (key, label)
     message: Screen | None = None  # error or warning shown until a button is pressed
     offer: str | None = None  # what SELECT on the message does: "enter" opens dice entry
     results: list[Screen] = field(default_factory=list)  # outcomes waiting to be read
     entry: Entry | None = None
-    partial: list[int] = field(default_factory=list)  # dice read so far for a split throw
+    # The dice of the throws read so far of a roll thrown in several, in the order thrown:
+    # the journal's (`GameRecord.throws`), copied after each event for the screens.
+    partial: list[int] = field(default_factory=list)
     faults: dict[str, str] = field(default_factory=dict)
     scroll: int = 0  # first body line shown of `scrolled`
     scrolled: Screen | None = None  # the page being scrolled; any other page starts at the top
-    secret: int | None = None  # the secret roll the secret screen stands for
+    secret: int | None = None  # the secret roll the reveal screen asks about
     refused: int = 0  # tries refused at the throw waiting now
     # The journal's length and the dice read so far when they were counted: a new
     # step, or the next throw of a roll, starts the count again.
@@ -323,6 +328,7 @@ class Box:
         self.acknowledged: list[int] = []
         self._step_of: object = session.record
         self._step: Step = session.step
+        self._copy_throws()
 
     # --------------------------------------------------------------- loop
 
@@ -378,12 +384,20 @@ class Box:
 
     def _tag(self, tag: TagSeen) -> None:
         step = self.step
-        if tag.chip is None:
+        if tag.chip is None and isinstance(step, AwaitChip):
             self.error(
                 "Unknown chip",
                 f"Tag {tag.uid} is not enrolled. Pick the unit by hand.",
                 f"Tag {tag.uid} is not enrolled. Enrol it with 'companion chips enroll' "
                 "or pick the unit by hand (SELECT on the draw screen).",
+            )
+            return
+        if tag.chip is None:  # no unit to pick now: a roll or a choice waits
+            self.error(
+                "Unknown chip",
+                f"Tag {tag.uid} is not enrolled. No chip is wanted now: ignored.",
+                f"Tag {tag.uid} is not enrolled (enrol it with 'companion chips enroll'); "
+                "the box waits for something else, not a chip, so it changes nothing.",
             )
             return
         if not isinstance(step, AwaitChip):
@@ -470,16 +484,45 @@ class Box:
         if stray:  # a die of another game left in the tray: read around it, but say so
             self.say(f"  ignored {', '.join(f'{stray.count(k)} {k}' for k in sorted(set(stray)))}"
                      " in the tray, not asked for")
+        if self._refuse_impossible_face(wanted, values, secret=request.secret):
+            return
         collected = self.ui.partial + values
         if len(collected) < request.dice_count:
-            self.ui.partial = collected
-            shown = "hidden" if request.secret else " ".join(map(str, values))
-            self.say(f"  read {shown} for {', '.join(g.label for g in wanted)} "
-                     f"(throw {done + 1} of {len(plan)})")
+            self._journal(ThrowAccepted(tuple(values)))
+            self.say(f"  read {self._throw_said(request, done, values)}")
             self.play_tune("dice")
             return
-        self.ui.partial = []
         self.submit(DiceAccepted(tuple(self._in_rules_order(request, collected)), "camera"))
+
+    def _throw_said(self, request: RollRequest, at: int, dice: Sequence[int]) -> str:
+        """One throw of a roll thrown in several, for the play-by-play: its dice (hidden
+        on a secret roll), whose they are and which throw: "3 for Legion (throw 1 of 2)"."""
+        plan = self.plan(request)
+        shown = "hidden" if request.secret else " ".join(map(str, dice))
+        labels = ", ".join(g.label for g in throw_groups(request, plan[at]))
+        return f"{shown} for {labels} (throw {at + 1} of {len(plan)})"
+
+    def _refuse_impossible_face(self, wanted: list[DiceGroup], values: list[int], *,
+                                secret: bool) -> bool:
+        """Refuse a throw read with a face its die does not have (a d10 read as 10),
+        naming the die by its place in this throw, not in the whole roll: the throws
+        read before it stand. True if refused."""
+        at = 0
+        for group in wanted:
+            for number, value in enumerate(values[at : at + group.count], start=1):
+                if value in group.kind.faces:
+                    continue
+                kind = group.kind
+                reads = (f"a {kind.value} reads {kind.describe_face(kind.faces[0])}-"
+                         f"{kind.describe_face(kind.faces[-1])}")
+                die = f"{group.label} die {number}" if group.count > 1 else f"the {group.label} die"
+                # a secret roll's faces stay off the screen and the log, even a wrong one
+                read = "misread" if secret else f"read {value}"
+                self._refuse("Wrong face", f"{capital(die)} {read}; {reads}.",
+                             f"{capital(die)} of this throw {read}; {reads}.")
+                return True
+            at += group.count
+        return False
 
     def _refuse_unreadable(self, seen: DiceSeen) -> None:
         everyone = [d.box for d in seen.dice] + [box for box, _ in seen.unreadable]
@@ -585,6 +628,8 @@ class Box:
             return
         if ui.mode == "menu":
             self._menu_button(press)
+        elif ui.mode == "reveal":
+            self._reveal_button(press)
         elif ui.mode == "entry":
             self._entry_button(press)
         elif ui.mode == "pick_chip":
@@ -612,13 +657,9 @@ class Box:
         return True
 
     def _result_button(self, press: ButtonPressed) -> None:
-        """Any button dismisses a result; holding SELECT on a secret reveals it."""
+        """Any button dismisses a result; holding SELECT opens the menu, as everywhere
+        (a secret roll's screen too: revealing it is the menu's, and asks first)."""
         ui = self.ui
-        result = ui.result
-        assert result is not None
-        if press.long and press.button == "select" and result.kind == "secret":
-            self._reveal()
-            return
         if press.long and press.button == "select":
             ui.results.clear()
             self._open_menu()
@@ -653,15 +694,24 @@ class Box:
         """Which throw the box waits for: the journal's length and the dice read so far."""
         return self.session.record.events, len(self.ui.partial)
 
+    def _hidden_secret(self) -> SecretRoll | None:
+        """The secret roll the reveal screen asks about, while it is still hidden."""
+        return next((s for s in self.session.record.secrets
+                     if s.index == self.ui.secret and not s.revealed), None)
+
+    def _reveal_button(self, press: ButtonPressed) -> None:
+        """UP shows the secret roll; any other button keeps it hidden. A secret shown
+        cannot be hidden again, so the button that shows it is one that no habit of
+        the menu ends on (SELECT to choose, hold SELECT for the menu, BACK)."""
+        self.ui.mode = "normal"
+        if press.button == "up":
+            self._reveal()
+        self.ui.secret = None
+
     def _reveal(self) -> None:
-        secrets = {s.index: s for s in self.session.record.secrets if not s.revealed}
-        index = self.ui.secret
-        if index not in secrets:
-            index = max(secrets) if secrets else None
-        self.ui.results = [r for r in self.ui.results if r.kind != "secret"]
-        if index is None:
+        secret = self._hidden_secret()
+        if secret is None:
             return
-        secret = secrets[index]
         self._journal(SecretRevealed(secret.index))
         self.say(f"  secret roll revealed ({secret.reason}): {' '.join(map(str, secret.dice))}")
         for line in secret.log:
@@ -670,33 +720,37 @@ class Box:
             "result", "Secret revealed", big="  ".join(map(str, secret.dice)),
             lines=(secret.reason, *secret.log), footer="any button",
         ))
-        self.ui.secret = None
 
     def _open_menu(self) -> None:
+        """The box's menu. The items that are always there come first, each always at
+        the same place, so that a habit (hold SELECT, DOWN, SELECT: undo) does the same
+        whatever the game's state; those that come and go follow them, always in the
+        same order. The cursor starts on the harmless "Back to game"."""
         step = self.step
-        items: list[tuple[str, str]] = []
-        if isinstance(step, AwaitRoll):
-            items.append(("enter", "Enter dice"))
-        if isinstance(step, AwaitChip):
-            items.append(("pick", "Pick chip"))
-        if self.session.record.played:
-            if self._last_was_roll():
-                items.append(("correct", "Correct dice"))
-            items.append(("undo", "Undo last"))
-        if any(not s.revealed for s in self.session.record.secrets):
-            items.append(("reveal", "Reveal secret"))
-        items += [
+        items = [
+            ("close", "Back to game"),
+            ("undo", "Undo last"),
             ("status", "Game status"),
             ("sound", "Sound on" if self.muted else "Sound off"),
-            ("close", "Back to game"),
         ]
+        if isinstance(step, AwaitRoll):
+            items.append(("enter", "Enter dice"))
+        if isinstance(step, AwaitChip) and step.in_bag:
+            items.append(("pick", "Pick chip"))
+        if self._last_was_roll():
+            items.append(("correct", "Correct dice"))
+        if any(not s.revealed for s in self.session.record.secrets):
+            items.append(("reveal", "Reveal secret"))
         self.ui.menu = tuple(items)
         self.ui.mode = "menu"
         self.ui.cursor = 0
 
     def _last_was_roll(self) -> bool:
-        played = self.session.record.played
-        return bool(played) and isinstance(played[-1].given, Rolled)
+        """Whether the last step is a whole roll (to correct): not while a roll thrown
+        in several has throws read, the last of which is then the last step."""
+        record = self.session.record
+        return (not record.throws and bool(record.played)
+                and isinstance(record.played[-1].given, Rolled))
 
     def _menu_button(self, press: ButtonPressed) -> None:
         ui = self.ui
@@ -704,7 +758,9 @@ class Box:
             ui.mode, ui.cursor = "normal", 0
             return
         if press.button in ("up", "down"):
-            ui.cursor = (ui.cursor + (1 if press.button == "down" else -1)) % len(ui.menu)
+            # No wrapping round: UP on the first item would land on one that comes and goes.
+            moved = ui.cursor + (1 if press.button == "down" else -1)
+            ui.cursor = min(len(ui.menu) - 1, max(0, moved))
             return
         if press.button != "select":
             return
@@ -715,13 +771,12 @@ class Box:
             self._start_entry(step.request, False)
         elif key == "pick" and isinstance(step, AwaitChip):
             ui.mode = "pick_chip"
-        elif key in ("undo", "correct") and self.session.record.played:
+        elif key == "undo" or (key == "correct" and self._last_was_roll()):
             self._undo(correct=key == "correct")
         elif key == "reveal":
             hidden = [s for s in self.session.record.secrets if not s.revealed]
             if hidden:
-                ui.secret = hidden[-1].index
-                ui.results.insert(0, self._secret_screen(hidden[-1].reason, recorded=False))
+                ui.secret, ui.mode = hidden[-1].index, "reveal"
         elif key == "status":
             ui.mode = "status"
         elif key == "sound":
@@ -729,14 +784,42 @@ class Box:
             self.say(f"  sound {'off' if self.muted else 'on'}")
 
     def _undo(self, correct: bool) -> None:
-        last = self.session.record.played[-1]
+        """Take back the last step: a throw of a roll thrown in several while the roll
+        is not whole (the box asks for that throw again), else the last chip, choice or
+        roll; a correction then opens entry on the roll's dice."""
+        before = self.session.record
+        if not (before.throws or before.played):
+            self.warn("Nothing to undo", "No step taken yet.")
+            return
         self._journal(Undone("correction" if correct else "undo"))
         self.ui.results.clear()
-        self.ui.partial = []
-        self.say(f"  undone: {_describe_input(last.given)}")
         step = self.step
+        if before.throws:
+            assert isinstance(step, AwaitRoll)  # throws are read only while a roll waits
+            at = len(before.throws) - 1
+            self.say(f"  undone: the throw {self._throw_said(step.request, at, before.throws[at])}")
+            return
+        last = before.played[-1]
+        self.say(f"  undone{' to correct it' if correct else ''}: {self._taken_back(last, step)}")
         if correct and isinstance(step, AwaitRoll) and isinstance(last.given, Rolled):
             self._start_entry(step.request, True, last.given.dice)
+
+    def _taken_back(self, last: Played, step: Step) -> str:
+        """The step an undo took back, in words: `step` is the one it answered, waiting
+        again. A secret roll's dice stay off the log, as everywhere."""
+        given = last.given
+        if isinstance(given, ChipDrawn):
+            return f"the chip {given.chip}"
+        if isinstance(given, Chosen):
+            options = step.options if isinstance(step, AwaitChoice) else ()
+            return "the choice " + next((o.label for o in options if o.key == given.key),
+                                        given.key)
+        request = step.request if isinstance(step, AwaitRoll) else None
+        reason = f" for {request.reason}" if request is not None else ""
+        if last.secret:
+            return f"the secret roll{reason}"
+        kinds = request.kinds if request is not None else ()
+        return f"the dice {spaced(kinds, given.dice)}{reason}"
 
     def _start_entry(self, request: RollRequest, correction: bool,
                      dice: tuple[int, ...] = ()) -> None:
@@ -744,7 +827,7 @@ class Box:
         accepted; otherwise dice already read by the camera are filled in and the
         cursor waits on the first die still to throw."""
         labels = tuple(g.label for g in request.groups for _ in range(g.count))
-        read, self.ui.partial = self.ui.partial, []
+        read = self.ui.partial
         if not request.kinds:
             self.submit(DiceAccepted((), "correction" if correction else "manual"))
             return
@@ -798,7 +881,12 @@ class Box:
     def _journal(self, event: Event) -> Transition | None:
         transition = self.session.submit(event)
         self.acknowledged.append(self.session.record.events)
+        self._copy_throws()
         return transition
+
+    def _copy_throws(self) -> None:
+        """The throws read so far, from the journal's record, where the screens look."""
+        self.ui.partial = [die for throw in self.session.record.throws for die in throw]
 
     def submit(self, event: Event) -> Transition | None:
         """Journal the event through the session, then show and sound what it did."""
@@ -820,8 +908,9 @@ class Box:
         if secret:
             reason = step.request.reason if isinstance(step, AwaitRoll) else ""
             self.say(f"  secret roll recorded{source}: {reason}")
-            self.ui.secret = self.session.record.secrets[-1].index
-            self.ui.results = [self._secret_screen(reason, recorded=True)]
+            self.ui.results = [Screen("secret", "Secret roll",
+                                      lines=("Recorded, not shown.", reason),
+                                      footer="hold SEL: menu")]
             self.play_tune("secret")
             return
         if isinstance(event, DiceAccepted):
@@ -884,13 +973,16 @@ class Box:
                           cursor=ui.cursor, footer="SEL ok  BACK close")
         if ui.mode == "entry" and ui.entry is not None:
             return self._entry_screen(ui.entry)
+        secret = self._hidden_secret() if ui.mode == "reveal" else None
+        if secret is not None:
+            return self._reveal_screen(secret)
         if ui.mode == "status":
             return Screen("status", "Game status", lines=self.session.describe(),
                           footer="any button: back")
         step = self.step
         if ui.mode == "pick_chip" and isinstance(step, AwaitChip):
-            return Screen("menu", "Pick chip", items=step.in_bag, cursor=ui.cursor,
-                          footer="SEL pick  BACK cancel")
+            return Screen("menu", "Pick chip", items=tuple(map(self._pick_label, step.in_bag)),
+                          cursor=ui.cursor, footer="SEL pick  BACK cancel")
         if ui.result is not None:
             return ui.result
         return self.step_screen(step)
@@ -1025,9 +1117,18 @@ class Box:
             footer="UP/DN value  SEL ok" if last else "UP/DN value  SEL next",
         )
 
-    def _secret_screen(self, reason: str, recorded: bool) -> Screen:
-        first = "Recorded, not shown." if recorded else "Not shown yet."
-        return Screen("secret", "Secret roll", lines=(first, reason), footer="hold SEL: reveal")
+    def _reveal_screen(self, secret: SecretRoll) -> Screen:
+        return Screen("secret", "Reveal secret?", lines=(capital(secret.reason),),
+                      footer="UP reveals; any other button keeps it hidden")
+
+    def _pick_label(self, chip: str) -> str:
+        """A chip in the pick list: its code and its unit's name, so the referee picks
+        by name; the code alone where both would not show whole."""
+        units = [u.name for u in self.session.record.scenario.units if u.chip == chip]
+        if not units or units == [chip]:
+            return chip
+        label = f"{chip}: {' / '.join(units)}"
+        return label if fits_item(label) else chip
 
     def _chip_screen(self, chip: str, transition: Transition) -> Screen:
         """The chip drawn: the unit it activates, its side and its state."""
@@ -1151,10 +1252,3 @@ class Box:
 
     def refresh(self) -> None:
         self.show_screen(self.screen())
-
-
-def _describe_input(given: object) -> str:
-    for attr in ("dice", "key", "chip"):
-        if hasattr(given, attr):
-            return f"{type(given).__name__} {getattr(given, attr)}"
-    return type(given).__name__

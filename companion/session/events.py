@@ -38,8 +38,19 @@ class DiceAccepted:
 
 
 @dataclass(frozen=True)
+class ThrowAccepted:
+    """One throw of a roll thrown in several (more dice than the tray holds apart, or
+    groups the camera cannot tell apart), read before the roll is whole: journaled so
+    that a restart asks for the next throw, not the first again. The roll's
+    `DiceAccepted` still holds all its dice once the last throw is in."""
+
+    dice: tuple[int, ...]  # in the order thrown, not yet in the rules' order
+
+
+@dataclass(frozen=True)
 class Undone:
-    """Take back the last game input. The journal keeps the undone input too."""
+    """Take back the last game input, or the last throw of a roll not yet whole. The
+    journal keeps the undone input too."""
 
     reason: str = "undo"
 
@@ -49,10 +60,14 @@ class SecretRevealed:
     roll: int  # index of the secret roll among the game's rolls
 
 
-Event = GameStarted | ChipAccepted | ChoiceMade | DiceAccepted | Undone | SecretRevealed
+# A new kind of event is added, never an old one changed: a journal written before it
+# still replays.
+Event = (GameStarted | ChipAccepted | ChoiceMade | DiceAccepted | ThrowAccepted | Undone
+         | SecretRevealed)
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
-    for cls in (GameStarted, ChipAccepted, ChoiceMade, DiceAccepted, Undone, SecretRevealed)
+    for cls in (GameStarted, ChipAccepted, ChoiceMade, DiceAccepted, ThrowAccepted, Undone,
+                SecretRevealed)
 }
 
 
@@ -66,7 +81,7 @@ def decode(kind: str, payload: str) -> Event:
         raise JournalError(f"the journal holds an event of unknown type {kind!r}")
     try:
         fields = json.loads(payload)
-        if cls is DiceAccepted:
+        if cls in (DiceAccepted, ThrowAccepted):
             fields["dice"] = tuple(fields["dice"])
         event: Event = cls(**fields)
     except (ValueError, TypeError, KeyError) as exc:

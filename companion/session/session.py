@@ -34,6 +34,7 @@ from companion.session.events import (
     Event,
     GameStarted,
     SecretRevealed,
+    ThrowAccepted,
     Undone,
 )
 from companion.session.journal import Journal
@@ -68,6 +69,9 @@ class GameRecord:
     secrets: tuple[SecretRoll, ...] = ()
     events: int = 0  # journal events folded in, undo and reveals included
     rolls: int = 0
+    # The throws read so far of the roll waiting now, when it is thrown in several;
+    # each in the order its dice were thrown.
+    throws: tuple[tuple[int, ...], ...] = ()
     log: tuple[str, ...] = field(default=(), compare=False)
 
     def fingerprint(self) -> str:
@@ -77,7 +81,7 @@ class GameRecord:
         process's string hash seed, so two processes holding the same state
         would otherwise disagree.
         """
-        form = canonical((self.system, self.state, self.secrets))
+        form = canonical((self.system, self.state, self.secrets, self.throws))
         return hashlib.sha256(repr(form).encode()).hexdigest()
 
 
@@ -128,6 +132,8 @@ def apply(
 
         ruleset = get_ruleset(record.system)
     if isinstance(event, Undone):
+        if record.throws:
+            return replace(record, throws=record.throws[:-1], events=record.events + 1), None
         if not record.played:
             raise RulesError("nothing to undo")
         last = record.played[-1]
@@ -151,9 +157,18 @@ def apply(
             replace(s, revealed=True) if s.index == event.roll else s for s in record.secrets
         )
         return replace(record, secrets=secrets, events=record.events + 1), None
+    step = ruleset.next_step(record.state)
+    if isinstance(event, ThrowAccepted):
+        if not isinstance(step, AwaitRoll):
+            raise RulesError("a throw of dice read while no roll is waiting")
+        thrown = sum(map(len, record.throws)) + len(event.dice)
+        if not event.dice or thrown >= step.request.dice_count:
+            raise RulesError(f"a throw of {len(event.dice)} dice does not leave part of "
+                             f"the roll ({step.request.summary()}) still to throw")
+        return replace(record, throws=(*record.throws, event.dice),
+                       events=record.events + 1), None
     given = to_game_input(event)
     assert given is not None
-    step = ruleset.next_step(record.state)
     transition = ruleset.advance(record.state, given)
     secret = isinstance(step, AwaitRoll) and step.request.secret
     secrets = record.secrets
@@ -171,6 +186,7 @@ def apply(
         secrets=secrets,
         rolls=rolls,
         events=record.events + 1,
+        throws=(),
     ), transition
 
 

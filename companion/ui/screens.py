@@ -31,6 +31,7 @@ BODY = (14, 52)
 FOOTER_RULE = 52
 FOOTER = (53, 64)
 MENU_PITCH = 12
+ITEM_WIDTH = WIDTH - 7 - 4  # a menu item's text beside the scroll bar
 
 KINDS = (
     "idle", "chip", "menu", "roll", "reading", "result", "check", "summary",
@@ -161,6 +162,12 @@ def fits_line(kind: str, text: str) -> bool:
     line) or "big" headline (at its smaller size)."""
     size = {"title": TITLE_SIZE, "footer": FOOTER_SIZE, "big": BIG_SIZES[-1]}[kind]
     return fits(plain(text), size, WIDTH - 2 * MARGIN)
+
+
+def fits_item(text: str) -> bool:
+    """Whether a menu item shows whole when the cursor is on it: on the two rows it
+    then may take (`_menu`), beside a scroll bar."""
+    return " ".join(wrap(text, ITEM_SIZE, ITEM_WIDTH, 2)) == " ".join(plain(text).split())
 
 
 def fit(text: str, size: int, width: int) -> str:
@@ -399,7 +406,7 @@ def _menu(screen: Screen, top: int, bottom: int,
     cursor = min(max(0, screen.cursor), count - 1)
     chosen = screen.items[cursor]
     span = 1
-    if rows > 1 and not fits(plain(chosen), ITEM_SIZE, WIDTH - 7 - 4):  # even beside a bar
+    if rows > 1 and not fits(plain(chosen), ITEM_SIZE, ITEM_WIDTH):  # even beside a bar
         span = 2
     scrollbar = count + span - 1 > rows
     right = WIDTH - (7 if scrollbar else 2)

@@ -45,7 +45,7 @@ def _journal(path: Path, events: list[Event] = EVENTS) -> Path:
 
 def _played(path: Path, inputs: int = 60) -> list[Event]:
     """A real game of the demo in the journal at ``path``; its events."""
-    assert main(["demo", "--max-inputs", str(inputs), "--journal", str(path)]) == 1
+    assert main(["demo", "--max-inputs", str(inputs), "--journal", str(path)]) == 0
     journal = Journal(path, readonly=True)
     try:
         return [entry.event for entry in journal.entries()]

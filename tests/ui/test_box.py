@@ -11,6 +11,7 @@ from uifake import FIRE, MORALE, SCENARIO_TOML, SMALL_TRAY, use_fake_rules
 from uirig import Rig, tones, written
 
 from companion.box import (
+    Box,
     DeviceBack,
     DeviceFault,
     DiceSeen,
@@ -34,9 +35,11 @@ from companion.session.events import (
     DiceAccepted,
     GameStarted,
     SecretRevealed,
+    ThrowAccepted,
     Undone,
 )
-from companion.ui.screens import layout
+from companion.session.session import GameSession
+from companion.ui.screens import Screen, layout
 
 
 def to_fire(rig: Rig) -> None:
@@ -45,21 +48,18 @@ def to_fire(rig: Rig) -> None:
     rig.press("select")  # Fire
 
 
+def hold(rig: Rig, chip: str) -> None:
+    """The chip drawn, its unit holds."""
+    rig.chip(chip)
+    rig.press("select")  # past the chip screen
+    rig.press("down")
+    rig.press("select")  # Hold
+
+
 def both_units_pass(rig: Rig) -> None:
-    """Both units pass: the end of the turn (turn 1's brings a secret roll)."""
+    """Both units hold: the end of the turn (turn 1's brings a secret roll)."""
     for chip in ("Red 1", "Blue 1"):
-        rig.chip(chip)
-        rig.press("select")  # past the chip screen
-        rig.press("down")
-        rig.press("select")  # Pass
-
-
-def menu_to(rig: Rig, label: str) -> None:
-    rig.press("select", long=True)
-    labels = [text for _, text in rig.box.ui.menu]
-    for _ in range(labels.index(label)):
-        rig.press("down")
-    rig.press("select")
+        hold(rig, chip)
 
 
 def test_unknown_chip_is_an_error_and_changes_nothing(rig: Rig) -> None:
@@ -71,6 +71,22 @@ def test_unknown_chip_is_an_error_and_changes_nothing(rig: Rig) -> None:
     assert len(rig.events()) == 1  # only GameStarted
     rig.press("back")
     assert rig.screen.kind == "idle"
+
+
+@pytest.mark.parametrize("waiting", ["a choice", "a roll"])
+def test_an_unknown_chip_while_none_is_wanted_is_ignored_not_to_be_picked(
+    rig: Rig, waiting: str
+) -> None:
+    rig.chip("Red 1")
+    rig.press("select")
+    if waiting == "a roll":
+        rig.press("select")  # Fire
+    rig.box.handle(TagSeen("04DEADBEEF0001", None))
+    assert rig.screen.title == "Unknown chip"
+    assert rig.screen.lines == ("Tag 04DEADBEEF0001 is not enrolled. No chip is wanted now: "
+                                "ignored.",)
+    assert "companion chips enroll" in rig.said[-1] and "by hand" not in rig.said[-1]
+    assert len(rig.events()) == (2 if waiting == "a choice" else 3)  # nothing journaled
 
 
 def test_chip_drawn_twice_is_a_warning(rig: Rig) -> None:
@@ -85,8 +101,23 @@ def test_chip_drawn_twice_is_a_warning(rig: Rig) -> None:
     assert [type(e) for e in rig.events()] == [GameStarted, ChipAccepted, ChoiceMade]
 
 
+def test_the_pick_list_names_each_chip_s_unit_where_it_fits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use_fake_rules(monkeypatch)
+    long_name = "The Arab riflemen of the oasis of Bir Sidi and their camels"
+    rig = Rig(tmp_path, SCENARIO_TOML.replace('name = "Arabs"', f'name = "{long_name}"'))
+    try:
+        rig.menu_to("Pick chip")
+        # A name too long for the two rows the chosen entry may take: the code alone.
+        assert rig.screen.items == ("Red 1: Legion", "Blue 1")
+        assert layout(rig.screen).cut == ()
+    finally:
+        rig.close()
+
+
 def test_chip_picked_by_hand(rig: Rig) -> None:
-    menu_to(rig, "Pick chip")
+    rig.menu_to("Pick chip")
     assert rig.screen.title == "Pick chip"
     rig.press("down")
     rig.press("select")
@@ -194,7 +225,7 @@ def test_manual_entry_and_correction_keep_both_in_the_journal(rig: Rig) -> None:
     rig.dice(("d6", 5), ("d6", 5), ("d6", 5))
     rig.dice(("d6", 1), ("d6", 1))  # 3 hits
     rig.press("select")
-    menu_to(rig, "Correct dice")
+    rig.menu_to("Correct dice")
     assert rig.screen.kind == "entry" and rig.screen.items == ("5", "5", "5", "1", "1")
     for _ in range(3):  # first die 5 -> 2
         rig.press("down")
@@ -209,7 +240,7 @@ def test_manual_entry_and_correction_keep_both_in_the_journal(rig: Rig) -> None:
 def test_menu_enter_dice_by_hand_and_undo(rig: Rig) -> None:
     to_fire(rig)
     rig.dice(("d6", 4), ("d6", 4), ("d6", 4))  # first throw read, then the referee types
-    menu_to(rig, "Enter dice")
+    rig.menu_to("Enter dice")
     assert rig.screen.items == ("4", "4", "4", "1", "1") and rig.screen.cursor == 3
     rig.press("back")  # the dice read are there to correct too
     rig.press("up")
@@ -217,7 +248,7 @@ def test_menu_enter_dice_by_hand_and_undo(rig: Rig) -> None:
         rig.press("select")
     assert rig.events()[-1] == DiceAccepted((4, 4, 5, 1, 1), "manual")
     rig.press("select")
-    menu_to(rig, "Undo last")
+    rig.menu_to("Undo last")
     assert rig.events()[-1] == Undone("undo")
     assert isinstance(rig.box.step, AwaitRoll)
 
@@ -239,7 +270,7 @@ def test_buttons_on_a_result_only_dismiss_it(rig: Rig) -> None:
     assert rig.events()[-1] == ChoiceMade("fire")
 
 
-def test_secret_roll_is_recorded_unseen_and_revealed_by_holding(rig: Rig) -> None:
+def test_secret_roll_is_recorded_unseen_and_revealed_only_by_up_when_asked(rig: Rig) -> None:
     both_units_pass(rig)
     assert rig.screen.kind == "check" and rig.screen.title == "End of turn 1"
     assert rig.tunes[-1] == "turn_end"
@@ -249,13 +280,99 @@ def test_secret_roll_is_recorded_unseen_and_revealed_by_holding(rig: Rig) -> Non
     shown = [s for s in rig.screens[-1:]]
     assert shown[0].kind == "secret" and "5" not in " ".join(shown[0].lines)
     assert not any("day 5" in line for line in rig.said)
-    rig.press("select")  # go on without revealing
+    assert rig.screen.footer == "hold SEL: menu"
+    rig.press("select", long=True)  # the menu, as on every screen: no reveal
+    assert rig.box.ui.mode == "menu" and SecretRevealed(0) not in rig.events()
+    rig.press("back")
     assert isinstance(rig.box.step, AwaitChip)
-    menu_to(rig, "Reveal secret")
-    assert rig.screen.kind == "secret"
-    rig.press("select", long=True)
+    # Every button but UP, held or not, leaves the secret hidden.
+    for button, long in (("select", False), ("select", True), ("back", False), ("down", False)):
+        rig.menu_to("Reveal secret")
+        assert rig.screen.title == "Reveal secret?" and rig.screen.lines == ("Reinforcement day",)
+        assert rig.screen.footer == "UP reveals; any other button keeps it hidden"
+        rig.press(button, long)
+        assert rig.box.ui.mode == "normal" and SecretRevealed(0) not in rig.events()
+    rig.menu_to("Reveal secret")
+    rig.press("up")
     assert rig.events()[-1] == SecretRevealed(0)
     assert rig.screen.big == "1" and "day 5" in " ".join(rig.screen.lines)
+    rig.press("select", long=True)
+    assert "Reveal secret" not in [label for _, label in rig.box.ui.menu]
+
+
+def test_the_menu_s_fixed_items_keep_their_places_whatever_the_state(rig: Rig) -> None:
+    """Hold SELECT, DOWN, SELECT undid a step in one state and opened "Reveal secret" in
+    another, where the next hold of SELECT revealed the secret roll."""
+    fixed = ["Back to game", "Undo last", "Game status", "Sound off"]
+    menus: list[list[str]] = []
+
+    def menu_now() -> None:
+        rig.press("select", long=True)
+        menus.append([label for _, label in rig.box.ui.menu])
+        rig.press("up")  # the first item stays chosen: the menu does not wrap round
+        assert rig.screen.cursor == 0
+        rig.press("back")
+
+    menu_now()  # the first draw: nothing to undo yet
+    to_fire(rig)
+    menu_now()  # a roll waits
+    rig.dice(("d6", 5), ("d6", 5), ("d6", 5))
+    menu_now()  # the first throw read
+    rig.dice(("d6", 1), ("d6", 2))
+    rig.press("select")  # the result
+    menu_now()  # after a roll
+    rig.dice(("d6", 1), ("d6", 1))  # the resolve check
+    rig.press("select")
+    hold(rig, "Blue 1")  # the end of turn 1
+    rig.press("select")
+    rig.dice(("d6", 1))  # the secret roll
+    rig.press("select")
+    rig.chip("Red 1")
+    rig.press("select")
+    menu_now()  # a choice, with a secret roll hidden
+    assert all(menu[:4] == fixed for menu in menus), menus
+    assert menus[0] == [*fixed, "Pick chip"]
+    assert menus[1] == menus[2] == [*fixed, "Enter dice"]
+    assert menus[3] == [*fixed, "Enter dice", "Correct dice"]
+    assert menus[4] == [*fixed, "Reveal secret"]
+    rig.press("select", long=True)  # the habit: hold SELECT, DOWN, SELECT to undo
+    rig.press("down")
+    rig.press("select")
+    assert rig.events()[-1] == Undone("undo") and isinstance(rig.box.step, AwaitChip)
+    rig.press("select", long=True)
+    assert rig.box.ui.mode == "menu" and SecretRevealed(0) not in rig.events()
+
+
+def test_undo_with_nothing_to_undo_says_so(rig: Rig) -> None:
+    rig.menu_to("Undo last")
+    assert rig.screen.title == "Nothing to undo" and len(rig.events()) == 1
+
+
+def test_undo_says_what_it_took_back_in_words_and_no_secret_dice(rig: Rig) -> None:
+    to_fire(rig)
+    rig.menu_to("Undo last")
+    assert rig.said[-1] == "  undone: the choice Fire"
+    rig.press("select")  # Fire again
+    rig.dice(("d6", 1), ("d6", 1), ("d6", 1))
+    rig.dice(("d6", 1), ("d6", 2))  # a jam: no hits
+    rig.menu_to("Correct dice")
+    assert rig.said[-1] == ("  undone to correct it: the dice 1 1 1 1 2 for FFL fire at 20 "
+                            "Arabs in light cover")
+    for _ in range(5):
+        rig.press("select")
+    rig.press("select")  # the result
+    hold(rig, "Blue 1")
+    rig.menu_to("Undo last")
+    assert rig.said[-1] == "  undone: the choice Hold"
+    rig.menu_to("Undo last")
+    assert rig.said[-1] == "  undone: the chip Blue 1"
+    hold(rig, "Blue 1")  # the end of turn 1
+    rig.press("select")
+    rig.dice(("d6", 4))  # the secret roll
+    rig.press("select")
+    rig.menu_to("Undo last")
+    assert rig.said[-1] == "  undone: the secret roll for Reinforcement day"
+    assert not any("Rolled" in line or "Chosen" in line or "(4,)" in line for line in rig.said)
 
 
 def test_camera_fault_is_reported_once_and_comes_back(rig: Rig) -> None:
@@ -291,7 +408,7 @@ def test_rotary_encoder_moves_the_menu(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_mute_from_the_menu_silences_the_buzzer(rig: Rig) -> None:
-    menu_to(rig, "Sound off")
+    rig.menu_to("Sound off")
     rig.factory.pin(18).clear_states()
     rig.chip("Red 1")
     assert rig.tunes == [] and not [e for e in rig.pwm_events() if e.duty > 0]
@@ -356,6 +473,59 @@ def test_a_group_bigger_than_the_tray_is_thrown_in_parts_and_journaled_once(smal
     assert small.screen.kind == "result"
 
 
+def test_throws_read_are_journaled_and_a_restart_asks_for_the_next_throw(small: Rig) -> None:
+    """A power cut between the throws of a roll lost the throws read: the box asked for
+    throw 1 again, with those dice maybe off the tray by then."""
+    to_fire(small)
+    small.dice(("d6", 6), ("d6", 5))
+    assert small.events()[-1] == ThrowAccepted((6, 5))
+    small.box.handle(DiceSeen((), (((0, 0, 30, 30), "cocked"),)))  # refused: not journaled
+    assert small.events()[-1] == ThrowAccepted((6, 5))
+    shown: list[Screen] = []
+    restarted = Box(GameSession.resume(small.journal), show=shown.append,
+                    play=lambda tune: None, most_per_throw=SMALL_TRAY)
+    restarted.start()
+    assert (shown[-1].title, shown[-1].big) == ("Throw 2 of 3: FFL fire", "Roll 1d6")
+    assert shown[-1].lines[0] == "Read so far: 6 5"
+    restarted.handle(DiceSeen((SeenDie("d6", 4),)))
+    restarted.handle(DiceSeen((SeenDie("d6", 6, (0, 0, 30, 30)),
+                               SeenDie("d6", 1, (90, 0, 30, 30)))))
+    assert small.events()[-3:] == [ThrowAccepted((6, 5)), ThrowAccepted((4,)),
+                                   DiceAccepted((6, 5, 4, 6, 1), "camera")]
+    assert restarted.session.record.throws == () and shown[-1].kind == "result"
+
+
+def test_undo_takes_back_the_last_throw_of_a_roll_not_yet_whole(small: Rig) -> None:
+    to_fire(small)
+    small.dice(("d6", 6), ("d6", 5))
+    small.dice(("d6", 4))
+    small.press("select", long=True)
+    assert "Correct dice" not in [label for _, label in small.box.ui.menu]  # no roll is whole
+    small.press("back")
+    small.menu_to("Undo last")
+    assert small.events()[-1] == Undone("undo") and small.box.ui.partial == [6, 5]
+    assert small.said[-1] == "  undone: the throw 4 for FFL fire (throw 2 of 3)"
+    assert small.screen.title == "Throw 2 of 3: FFL fire"
+    small.dice(("d6", 3))
+    small.dice(("d6", 6), ("d6", 1))
+    assert small.events()[-1] == DiceAccepted((6, 5, 3, 6, 1), "camera")
+
+
+def test_a_refused_later_throw_keeps_the_throws_read_and_names_its_own_die(rig: Rig) -> None:
+    """A die misread on throw 2 threw away throw 1, and was named by its place in the
+    whole roll ("die 4")."""
+    to_fire(rig)
+    rig.dice(("d6", 5), ("d6", 5), ("d6", 5))
+    rig.dice(("d6", 0), ("d6", 1))
+    assert rig.screen.title == "Wrong face"
+    assert rig.screen.lines == ("Arab saves die 1 read 0; a d6 reads 1-6. Roll again.",)
+    assert rig.box.ui.partial == [5, 5, 5] and rig.events()[-1] == ThrowAccepted((5, 5, 5))
+    rig.press("select")
+    assert rig.screen.title == "Throw 2/2: Arab saves"
+    rig.dice(("d6", 1), ("d6", 1))
+    assert rig.events()[-1] == DiceAccepted((5, 5, 5, 1, 1), "camera")
+
+
 def test_refusals_are_counted_per_throw(small: Rig) -> None:
     to_fire(small)
     small.box.handle(DiceSeen((), (((0, 0, 30, 30), "cocked"),)))
@@ -372,7 +542,7 @@ def test_entry_after_some_throws_keeps_them_and_waits_on_the_next_die(small: Rig
     to_fire(small)
     small.dice(("d6", 6), ("d6", 5))
     small.dice(("d6", 4))
-    menu_to(small, "Enter dice")
+    small.menu_to("Enter dice")
     assert small.screen.items == ("6", "5", "4", "1", "1") and small.screen.cursor == 3
     assert small.screen.title == "Enter 4/5: Arab saves"
     small.press("back")  # a die the camera read can be fixed too
@@ -389,7 +559,7 @@ def test_correction_and_undo_of_a_roll_thrown_in_parts(small: Rig) -> None:
     for dice in ((5, 5), (5,), (1, 1)):
         small.dice(*(("d6", d) for d in dice))
     small.press("select")  # the result
-    menu_to(small, "Correct dice")
+    small.menu_to("Correct dice")
     assert small.screen.items == ("5", "5", "5", "1", "1") and small.screen.cursor == 0
     small.press("down")
     for _ in range(5):
@@ -397,12 +567,14 @@ def test_correction_and_undo_of_a_roll_thrown_in_parts(small: Rig) -> None:
     assert small.events()[-2:] == [Undone("correction"), DiceAccepted((4, 5, 5, 1, 1),
                                                                       "correction")]
     small.press("select")  # the result; the resolve check waits
-    menu_to(small, "Undo last")  # back to the fire roll, every throw to make again
+    small.menu_to("Undo last")  # back to the fire roll, every throw to make again
     assert isinstance(small.box.step, AwaitRoll) and small.box.step.request == FIRE
     assert small.screen.title == "Throw 1 of 3: FFL fire" and small.box.ui.partial == []
     small.dice(("d6", 3), ("d6", 3))
-    menu_to(small, "Undo last")  # halfway through: the dice read go with the step undone
-    assert small.box.ui.partial == [] and isinstance(small.box.step, AwaitChoice)
+    small.menu_to("Undo last")  # halfway through: the throw read is the last step
+    assert small.box.ui.partial == [] and small.box.step.request == FIRE
+    small.menu_to("Undo last")
+    assert isinstance(small.box.step, AwaitChoice)
 
 
 # ------------------------------------------------------------------ sounds
@@ -521,7 +693,8 @@ def test_idle_select_picks_a_chip_and_a_lost_reader_says_so(rig: Rig) -> None:
     assert rig.screen.kind == "idle" and "Chip reader down" in rig.screen.lines
     assert rig.screen.footer == "SEL: pick chip"
     rig.press("select")
-    assert rig.screen.title == "Pick chip" and rig.screen.items == ("Red 1", "Blue 1")
+    assert rig.screen.title == "Pick chip"
+    assert rig.screen.items == ("Red 1: Legion", "Blue 1: Arabs")  # picked by name too
     rig.press("select")
     assert rig.events()[-1] == ChipAccepted("Red 1", "")
 

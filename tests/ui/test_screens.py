@@ -106,7 +106,9 @@ def drive(rig: Rig) -> dict[str, Screen]:
     shot("roll-secret")
     rig.dice(("d6", 4))
     shot("secret-recorded")
-    rig.press("select", long=True)
+    rig.menu_to("Reveal secret")
+    shot("secret-reveal-asks")
+    rig.press("up")
     shot("secret-revealed")
     rig.press("select")
     rig.box.handle(DeviceFault("chip reader", "usb-hid reader: read failed"))
@@ -118,7 +120,8 @@ def drive(rig: Rig) -> dict[str, Screen]:
     rig.press("select")
     rig.press("select", long=True)
     shot("box-menu")
-    rig.press("select")  # Pick chip
+    rig.press("back")
+    rig.menu_to("Pick chip")
     shot("pick-chip")
     rig.press("select")  # Red 1, picked by hand
     rig.press("select")
@@ -144,17 +147,13 @@ def drive(rig: Rig) -> dict[str, Screen]:
     shot("entry-last-die")
     rig.press("select")
     shot("result-percentile")
-    rig.press("select", long=True)
-    rig.press("select")  # Correct dice
+    rig.menu_to("Correct dice")
     shot("entry-correction")
     rig.press("select")
     rig.press("select")
     rig.press("select")
     shot("summary")
-    rig.press("select", long=True)
-    for _ in range([label for _, label in rig.box.ui.menu].index("Game status")):
-        rig.press("down")
-    rig.press("select")
+    rig.menu_to("Game status")
     shot("status")
     return shots
 
@@ -233,7 +232,8 @@ NAMES = (
     "error-reroll-offers-entry", "reading-entry-offered", "result", "result-scrolled",
     "check-resolve", "warning-chip-not-wanted", "result-resolve-failed",
     "warning-already-drawn", "error-unknown-chip", "action-menu-long-label",
-    "check-end-of-turn", "roll-secret", "secret-recorded", "secret-revealed",
+    "check-end-of-turn", "roll-secret", "secret-recorded", "secret-reveal-asks",
+    "secret-revealed",
     "error-chip-reader-lost", "idle-reader-down", "warning-device-back", "box-menu",
     "pick-chip", "check-morale-percentile", "error-camera-lost", "roll-camera-down", "entry",
     "entry-last-die", "result-percentile", "entry-correction", "summary", "status",
@@ -280,7 +280,7 @@ def test_screen_matches_reference(name: str, shots: dict[str, Image.Image],
 
 def test_secret_result_is_not_on_the_secret_screens(shots: dict[str, Image.Image]) -> None:
     # Die 4 gave day 3; neither number may show before the reveal.
-    for name in ("roll-secret", "secret-recorded"):
+    for name in ("roll-secret", "secret-recorded", "secret-reveal-asks"):
         assert shots[name] != shots["secret-revealed"]
 
 

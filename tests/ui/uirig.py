@@ -144,6 +144,14 @@ class Rig:
             SeenDie(kind, value, (i * 40, 0, 30, 30)) for i, (kind, value) in enumerate(dice)
         )))
 
+    def menu_to(self, label: str) -> None:
+        """Hold SELECT for the box's menu, go DOWN to the item and SELECT it."""
+        self.press("select", long=True)
+        labels = [text for _, text in self.box.ui.menu]
+        for _ in range(labels.index(label)):
+            self.press("down")
+        self.press("select")
+
     @property
     def screen(self) -> Screen:
         return self.screens[-1]
