@@ -155,22 +155,28 @@ def test_reader_confirms_over_two_frames_and_reports_largest(sticker17: np.ndarr
     assert sum(1 for r in reads if r and detector.feed(r)) == 1
 
 
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry each time the reader runs marker detection on a frame."""
+    import companion.chips.aruco as aruco
+
+    seen: list[int] = []
+    detect = aruco.detect_markers
+
+    def counted(image: np.ndarray) -> list[aruco.MarkerSighting]:
+        seen.append(1)
+        return detect(image)
+
+    monkeypatch.setattr(aruco, "detect_markers", counted)
+    return seen
+
+
 def test_one_still_frame_is_one_sighting_and_poll_waits_for_the_next(
-    sticker17: np.ndarray, monkeypatch: pytest.MonkeyPatch
+    sticker17: np.ndarray, looks: list[int]
 ) -> None:
     """The camera stores a frame with a chip in it, then none for a while (a slow frame,
     or the camera thread held up): read again and again it would confirm the chip on its
     own, and an idle reader would spin a core re-reading it."""
-    import companion.chips.aruco as aruco
-
-    looks: list[int] = []
-    detect = aruco.detect_markers
-
-    def counted(image: np.ndarray) -> list[aruco.MarkerSighting]:
-        looks.append(1)
-        return detect(image)
-
-    monkeypatch.setattr(aruco, "detect_markers", counted)
     frames = Frames()
     reader = ArucoReader(frames, clock=lambda: frames.now)
     frames.put(scene(sticker17, 0, 1.0, 0.0))
@@ -187,22 +193,13 @@ def test_one_still_frame_is_one_sighting_and_poll_waits_for_the_next(
 
 
 def test_reader_waits_on_the_runners_latest_frame_without_spinning(
-    sticker17: np.ndarray, monkeypatch: pytest.MonkeyPatch
+    sticker17: np.ndarray, looks: list[int]
 ) -> None:
     import threading
     import time
 
-    import companion.chips.aruco as aruco
     from companion.runner import LatestFrame
 
-    looks: list[int] = []
-    detect = aruco.detect_markers
-
-    def counted(image: np.ndarray) -> list[aruco.MarkerSighting]:
-        looks.append(1)
-        return detect(image)
-
-    monkeypatch.setattr(aruco, "detect_markers", counted)
     latest = LatestFrame()
     reader = open_reader("aruco", {}, camera_frames=latest)
     latest.put(scene(sticker17, 0, 1.0, 0.0))
