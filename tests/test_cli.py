@@ -385,23 +385,6 @@ def test_dice_may_be_written_with_commas_or_spaces(
     assert "11: low ammo" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(
-    ("argv", "option"),
-    [
-        (["demo", "--camera-fails-after", "-1"], "--camera-fails-after"),
-        (["demo", "--max-inputs", "0"], "--max-inputs"),
-        (["dice", "bench", ".", "--threads", "-5"], "--threads"),
-    ],
-)
-def test_counts_below_their_least_are_refused_naming_the_option(
-    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as stopped:
-        main(argv)
-    assert stopped.value.code == 2
-    assert f"argument {option}: " in capsys.readouterr().err
-
-
 @pytest.mark.parametrize(("tens", "as_the_rules_count_it"),
                          [("40", "4"), ("00", "0"), ("90", "9"), ("7", "7")])
 def test_a_percentile_tens_die_is_written_as_the_box_shows_it(
@@ -468,6 +451,9 @@ def test_a_system_and_a_scenario_of_another_system_are_refused(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("argv", "complaint"),
     [
+        (["demo", "--camera-fails-after", "-1"], "argument --camera-fails-after: "),
+        (["demo", "--max-inputs", "0"], "argument --max-inputs: "),
+        (["dice", "bench", ".", "--threads", "-5"], "argument --threads: "),
         (["run", "--max-inputs", "-5"], "argument --max-inputs: '-5' is not a whole number"),
         (["run", "--max-inputs", "0"], "argument --max-inputs: '0' is not a whole number"),
         (["run", "--script", "x.txt", "--autoplay", "1"],
@@ -476,7 +462,7 @@ def test_a_system_and_a_scenario_of_another_system_are_refused(tmp_path: Path) -
          "argument --autoplay: not allowed with argument --keyboard"),
     ],
 )
-def test_run_options_that_cannot_be_meant_are_refused(
+def test_options_that_cannot_be_meant_are_refused_naming_the_option(
     argv: list[str], complaint: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as stopped:

@@ -20,6 +20,13 @@ RED_FIRST = [2, 5]
 HORSE_CHARGES_MUSKETS = ("unit:Horse", "charge", "target:Muskets", "no", [3], "yes")
 
 
+def charge_into_contact(target: str) -> tuple[Input, ...]:
+    """The order that charges `target` (no broken ground, a 3 on the move die, contact),
+    both sides' other orders ended, and neither side with the ground: the contact roll
+    comes next."""
+    return ("charge", f"target:{target}", "no", [3], "yes", "done", "done", "none")
+
+
 def base_units() -> list[dict[str, Any]]:
     return [
         {

@@ -11,6 +11,7 @@ from otf_helpers import (
     RED_FIRST,
     RULES,
     Input,
+    charge_into_contact,
     choice_keys,
     new_game,
     play,
@@ -362,19 +363,7 @@ def test_two_ranks_shoot_with_the_front_rank_but_fight_with_both() -> None:
     )
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.dice_count == 2
-    state, _ = play(
-        new_game(line),
-        BLUE_FIRST,
-        "unit:Line",
-        "charge",
-        "target:Muskets",
-        "no",
-        [3],
-        "yes",
-        "done",
-        "done",
-        "none",
-    )
+    state, _ = play(new_game(line), BLUE_FIRST, "unit:Line", *charge_into_contact("Muskets"))
     step = RULES.next_step(state)
     assert isinstance(step, AwaitRoll) and step.request.dice_count == 4
 

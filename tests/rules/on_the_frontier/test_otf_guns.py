@@ -9,7 +9,16 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from otf_helpers import BLUE_FIRST, RULES, choice_keys, new_game, play, scenario_dict, unit
+from otf_helpers import (
+    BLUE_FIRST,
+    RULES,
+    charge_into_contact,
+    choice_keys,
+    new_game,
+    play,
+    scenario_dict,
+    unit,
+)
 
 from companion.rules.core import AwaitChoice, ScenarioError
 from companion.rules.on_the_frontier.game import GameState
@@ -98,14 +107,7 @@ def test_other_orders_leave_the_guns_as_they_are() -> None:
 GUN_LOSES_A_CHARGE = (
     BLUE_FIRST,
     "unit:Horse",
-    "charge",
-    "target:Gun",
-    "no",
-    [3],
-    "yes",
-    "done",
-    "done",
-    "none",
+    *charge_into_contact("Gun"),
     [6, 6, 1, 1],
     [1, 1, 1, 1],
     "no",  # the Horse does not pursue
