@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -13,6 +15,11 @@ from companion.errors import HardwareError
 
 log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+#: Longest wait for one frame before the Pi camera counts as hung. picamera2's capture
+#: can block for ever when the sensor or its driver wedges (raspberrypi/picamera2 issues
+#: 794 and 1004); a healthy camera at the configured 10-30 fps answers in under 0.1 s.
+CAPTURE_TIMEOUT_SECONDS = 2.0
 
 
 class Camera(Protocol):
@@ -34,6 +41,7 @@ class Picamera2Camera:
                 '--system-site-packages, or set [camera] source = "files"'
             ) from None
         self.camera: Any = None
+        self.wait_takes_timeout = False
         try:
             self.camera = Picamera2()
             # picamera2 names formats as the kernel's DRM does, by the order of a
@@ -44,6 +52,7 @@ class Picamera2Camera:
             )
             self.camera.configure(config)
             self.camera.start()
+            self.wait_takes_timeout = "timeout" in inspect.signature(self.camera.wait).parameters
         except Exception as exc:
             # Picamera2() holds the camera until closed; the retry a few seconds
             # later would find it busy if the failed start kept it.
@@ -55,10 +64,26 @@ class Picamera2Camera:
 
     def capture(self) -> np.ndarray:
         try:
-            frame = self.camera.capture_array("main")
+            frame = self._next_frame()
+        except TimeoutError:
+            # The job stays queued in picamera2's event loop; dropping it lets close()
+            # stop the camera instead of finishing a capture that will never come.
+            cancel = getattr(self.camera, "cancel_all_and_flush", None)
+            if cancel is not None:
+                with contextlib.suppress(Exception):
+                    cancel()
+            raise HardwareError(
+                f"camera sent no frame for {CAPTURE_TIMEOUT_SECONDS:g} s; it is restarted. "
+                "If this repeats, check the ribbon cable and the power supply") from None
         except Exception as exc:
             raise HardwareError(f"camera stopped delivering frames ({exc})") from None
         return np.ascontiguousarray(frame[:, :, :3])
+
+    def _next_frame(self) -> Any:
+        if not self.wait_takes_timeout:  # an older picamera2: no way to bound the wait
+            return self.camera.capture_array("main")
+        job = self.camera.capture_array("main", wait=False)
+        return self.camera.wait(job, timeout=CAPTURE_TIMEOUT_SECONDS)
 
     def close(self) -> None:
         if self.camera is None:

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from companion.config import DEFAULTS, SCHEMA
 from companion.errors import HardwareError
-from companion.ports.camera import FileCamera, open_camera
+from companion.ports.camera import CAPTURE_TIMEOUT_SECONDS, FileCamera, open_camera
 from companion.ports.controls import Controls, FakeClock, Press, SimPresser, key_to_press
 from companion.ports.display import SimDisplay, terminal_art
 from companion.ports.pins import mock_factory
@@ -286,8 +286,18 @@ class _FakePicamera2:
     def start(self) -> None:
         self._call("start")
 
-    def capture_array(self, stream: str) -> np.ndarray:
+    def capture_array(self, stream: str, wait: bool | None = None) -> object:
+        self.calls.append("capture_array" if wait is None else "capture_array(wait=False)")
+        return np.zeros((4, 6, 4), np.uint8) if wait is None else "job"
+
+    def wait(self, job: object, timeout: float | None = None) -> np.ndarray:
+        self.calls.append(f"wait(timeout={timeout:g})")
+        if self.fail_on == "wait":
+            raise TimeoutError  # what picamera2's Job.get_result raises when no frame came
         return np.zeros((4, 6, 4), np.uint8)
+
+    def cancel_all_and_flush(self) -> None:
+        self._call("cancel_all_and_flush")
 
     def stop(self) -> None:
         self._call("stop")
@@ -313,7 +323,36 @@ def test_the_pi_camera_delivers_opencv_byte_order(fake_picamera2: type[_FakePica
     assert made.requested["format"] == "RGB888"
     assert camera.capture().shape == (4, 6, 3)
     camera.close()
-    assert made.calls == ["configure", "start", "stop", "close"]
+    assert made.calls == ["configure", "start", "capture_array(wait=False)",
+                          f"wait(timeout={CAPTURE_TIMEOUT_SECONDS:g})", "stop", "close"]
+
+
+def test_a_hung_pi_camera_is_reported_instead_of_blocking_the_feed(
+        fake_picamera2: type[_FakePicamera2]) -> None:
+    camera = open_camera({**DEFAULTS["camera"], "source": "picamera2"}, "pi")
+    fake_picamera2.fail_on = "wait"
+    with pytest.raises(HardwareError, match=r"no frame for 2 s.*ribbon cable"):
+        camera.capture()
+    camera.close()
+    (made,) = fake_picamera2.made
+    # the stuck capture is dropped before the camera is stopped, so close() does not wait on it
+    assert made.calls[-3:] == ["cancel_all_and_flush", "stop", "close"]
+
+
+class _OldPicamera2(_FakePicamera2):
+    """A picamera2 whose wait() takes no timeout: frames are captured as before."""
+
+    def wait(self, job: object) -> np.ndarray:  # type: ignore[override]
+        raise AssertionError("an older picamera2 is never asked to wait on a job")
+
+
+def test_an_older_picamera2_still_delivers_frames(
+        fake_picamera2: type[_FakePicamera2], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.modules["picamera2"], "Picamera2", _OldPicamera2)
+    camera = open_camera({**DEFAULTS["camera"], "source": "picamera2"}, "pi")
+    assert camera.capture().shape == (4, 6, 3)
+    (made,) = fake_picamera2.made
+    assert made.calls[-1] == "capture_array"
 
 
 def test_a_pi_camera_that_fails_to_start_is_released(
