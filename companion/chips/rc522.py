@@ -21,6 +21,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from companion.chips.base import ChipReaderError, TagRead, uid_from_bytes
 
@@ -243,7 +244,10 @@ class Rc522Reader:
             self._close = None
 
 
-def open_rc522(spi_bus: int, spi_device: int, rst_pin: int) -> Rc522Reader:
+def open_rc522(spi_bus: int, spi_device: int, rst_pin: int,
+               pin_factory: Any = None) -> Rc522Reader:
+    """The reader on /dev/spidevBUS.DEVICE, its RST pin held high through `pin_factory`
+    (the box's own; None: gpiozero's default, for a command run on its own)."""
     where = f"SPI bus {spi_bus} device {spi_device} (/dev/spidev{spi_bus}.{spi_device})"
     try:
         import spidev  # type: ignore[import-not-found,unused-ignore]
@@ -252,7 +256,7 @@ def open_rc522(spi_bus: int, spi_device: int, rst_pin: int) -> Rc522Reader:
             "rc522 reader: the spidev package is not installed; install the Pi extras "
             "(pip install 'companion[pi]') or choose another [chips] reader"
         ) from None
-    reset_pin = _hold_reset_high(rst_pin)
+    reset_pin = _hold_reset_high(rst_pin, pin_factory)
     spi = spidev.SpiDev()
     try:
         spi.open(spi_bus, spi_device)
@@ -284,14 +288,14 @@ def open_rc522(spi_bus: int, spi_device: int, rst_pin: int) -> Rc522Reader:
         raise ChipReaderError(f"rc522 reader on {where}: SPI transfer failed ({exc})") from None
 
 
-def _hold_reset_high(pin: int) -> object | None:
+def _hold_reset_high(pin: int, pin_factory: Any) -> object | None:
     """NRSTPD low powers the MFRC522 down, so RST is held high while we run."""
     try:
         from gpiozero import DigitalOutputDevice
     except ImportError:
         return None
     try:
-        device: object = DigitalOutputDevice(pin, initial_value=True)
+        device: object = DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory)
     except Exception as exc:  # gpiozero raises many kinds; none should stop us here
         # Many RC522 boards pull RST up themselves; say so, but carry on.
         log.warning("rc522: cannot drive RST on GPIO%d (%s); relying on the board", pin, exc)

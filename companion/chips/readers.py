@@ -37,10 +37,13 @@ def open_reader(
     kind: str,
     settings: Mapping[str, Any],
     camera_frames: Callable[[], np.ndarray | None] | None = None,
+    pin_factory: Any = None,
 ) -> ChipReader:
     """The reader `kind` with its [chips] settings. Missing hardware or libraries give a
     ChipReaderError that says what to fix, never a traceback. Backends import their
-    hardware libraries here, lazily, so this module imports on any machine."""
+    hardware libraries here, lazily, so this module imports on any machine. A reader
+    with a GPIO pin of its own (the RC522's RST) drives it through `pin_factory`, the
+    box's gpiozero factory, so that one process holds the GPIO chip once."""
     if kind == "sim":
         from companion.chips.sim import SimReader
 
@@ -59,6 +62,7 @@ def open_reader(
             int(_setting(settings, "spi_bus")),
             int(_setting(settings, "spi_device")),
             int(_setting(settings, "rst_pin")),
+            pin_factory,
         )
     if kind == "pn532-spi":
         from companion.chips.pn532 import open_pn532_spi

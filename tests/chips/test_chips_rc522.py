@@ -4,6 +4,7 @@ import sys
 
 import pytest
 from chipfakes import FakeMfrc522, Tag, fake_module
+from gpiozero.pins.mock import MockFactory
 
 from companion.chips import ChipReaderError, DrawDetector, open_reader
 from companion.chips.rc522 import Mfrc522, Rc522Reader, crc_a, read_uid
@@ -127,3 +128,27 @@ def test_open_reader_with_fake_spidev_reads(monkeypatch: pytest.MonkeyPatch) -> 
         assert read is not None and read.uid == "04A1B2C3D4E5F6"
     finally:
         reader.close()
+
+
+def test_the_reset_pin_is_held_high_through_the_boxs_pin_factory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    chip = FakeMfrc522()
+
+    class SpiDev:
+        def open(self, bus: int, device: int) -> None:
+            pass
+
+        def xfer2(self, data: list[int]) -> list[int]:
+            return chip.xfer2(data)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "spidev", fake_module("spidev", SpiDev=SpiDev))
+    factory = MockFactory()
+    reader = open_reader("rc522", {"spi_bus": 0, "spi_device": 0, "rst_pin": 25},
+                         pin_factory=factory)
+    reset = factory.pin(25)
+    assert reset.state == 1  # NRSTPD low would power the MFRC522 down
+    reader.close()
+    assert reset.function == "input"  # released: the pin is free again after close
