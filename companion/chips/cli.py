@@ -279,6 +279,26 @@ def cmd_print(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_while_the_box_runs(cfg: config_module.Config, kind: str) -> None:
+    """A running box polls the same reader (or camera): two processes taking turns on one
+    SPI or I2C bus garble each other's frames, and the box would take every chip shown
+    for enrolment as a draw. The box holds its journal's writer lock while it runs."""
+    from companion.errors import JournalError
+    from companion.session.journal import JournalBusy, writer_lock
+
+    try:
+        lock = writer_lock(cfg.journal_path)
+    except JournalBusy:
+        raise CompanionError(
+            f"the box is running and reading the {kind} reader itself; stop it first "
+            "('sudo systemctl stop companion', or Ctrl+C in the terminal of "
+            "'companion run'), enrol the chips, then start it again: it reads the new "
+            "registry when it starts") from None
+    except JournalError:  # no state folder yet, or not writable: no box can be running
+        return
+    lock.release()
+
+
 def cmd_enroll(args: argparse.Namespace) -> int:
     path = registry_path(args)
     registry = ChipRegistry.load(path)
@@ -292,6 +312,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if kind == "sim":
         next_uid = functools.partial(_typed_uid, inp=inp, out=out)
     else:
+        _refuse_while_the_box_runs(cfg, kind)
         reader = open_reader(kind, cfg["chips"])
         chips = _PresentedChips(reader, DrawDetector(float(cfg["chips"]["repeat_seconds"])), out)
         next_uid, settle = chips.next, chips.settle

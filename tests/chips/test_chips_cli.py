@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from companion import config as config_module
 from companion.chips import ChipRegistry, SimReader, cli
 from companion.chips.aruco import detect_markers
 from companion.cli import parse_args
 from companion.errors import CompanionError
+from companion.session.journal import writer_lock
 
 
 @pytest.fixture
@@ -125,6 +127,23 @@ def test_enroll_with_a_reader_and_a_names_list(
         ("04A1B2C3D4E5F6", "Legion 1"),
         ("04FFEEDDCCBBAA", "Legion 2"),
     ]
+
+
+def test_enroll_with_a_reader_is_refused_while_the_box_runs(
+    tmp_path: Path, config_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[str] = []
+    monkeypatch.setattr(cli, "open_reader", lambda kind, settings: opened.append(kind))
+    (tmp_path / "state").mkdir()
+    box = writer_lock(config_module.load(config_file).journal_path)  # what `companion run` holds
+    try:
+        with pytest.raises(CompanionError, match=r"box is running.*rc522.*systemctl stop"):
+            run(["chips", "enroll", "--reader", "rc522"], config_file, "", monkeypatch)
+    finally:
+        box.release()
+    assert opened == []  # the box's reader was never shared
+    # once the box has stopped, its lock is free and enrolment goes ahead
+    cli._refuse_while_the_box_runs(config_module.load(config_file), "rc522")
 
 
 class SlowTyping(io.StringIO):
