@@ -3,7 +3,9 @@
 Modules: `tables` (the charts), `movement`, `fire`, `wounds`, `close_combat`,
 `campaign` (relief, command points, ammunition, resolve), `sabotage`,
 `dynamite` (each with its Actions), `actions` (all of them by name),
-`scenario` (validation and options), `state` and `game` (the sequence of play).
+`scenario` (validation and options), `state` (the game state), `game` (the
+sequence of play's entry points) and `play` (its steps, one module per part of the
+game: see `play/__init__.py`).
 """
 
 from __future__ import annotations
