@@ -20,6 +20,9 @@ The screens, in the order a referee meets them (docs/referee-guide.md):
   before it shows the dice (UP reveals)
 - entry: dice entered or corrected by hand
 - status, summary, error, warning
+- games: the list of games to start (the menu's "New game", SELECT on the summary, or
+  a box started with no game); picking one asks before the game so far is archived
+  (UP starts the new one), and the new game's first screen says what was started
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.config import DEFAULTS
+from companion.errors import CompanionError
 from companion.rules.core import (
     AwaitChip,
     AwaitChoice,
@@ -58,8 +62,10 @@ from companion.session.events import (
     ThrowAccepted,
     Undone,
 )
+from companion.session.keeper import NewGameRefused
+from companion.session.scenario_files import Picked, ScenarioChoice, system_labels
 from companion.session.session import GameSession, Played, SecretRoll
-from companion.ui.screens import Screen, fits_item, fits_line, layout
+from companion.ui.screens import Screen, body_rows, fits_item, fits_line, layout
 from companion.ui.tunes import pick_tunes, tunes_for
 from companion.ui.wording import (
     action_named,
@@ -142,7 +148,20 @@ FALLBACKS = {
     "camera": "Enter the dice by hand: SEL on the roll screen.",
     "chip reader": "Pick chips by hand: SEL on the draw screen.",
     "display": "The box carries on without it.",
+    "buzzer": "The box carries on silent.",
 }
+
+
+@dataclass(frozen=True)
+class NewGames:
+    """How the box starts a new game, given by the process that owns the journal: the
+    games it offers (read when the list opens, so that a file copied in meanwhile is
+    there), and `start(scenario_toml, scenario_name)`, which archives the game so far and
+    returns the new session, or raises NewGameRefused having changed nothing."""
+
+    choices: Callable[[], Sequence[ScenarioChoice]]
+    start: Callable[[str, str], GameSession]
+
 
 # After this many refused tries at one throw the box offers manual entry
 # outright: a die that was refused twice is usually going to be refused again
@@ -166,7 +185,9 @@ class Entry:
 @dataclass
 class UiState:
     cursor: int = 0
-    mode: str = "normal"  # normal | menu | entry | pick_chip | status | reveal
+    # normal | menu | entry | pick_chip | status | reveal | games (the list of games to
+    # start) | confirm_new (asks before the game so far is archived)
+    mode: str = "normal"
     menu: tuple[tuple[str, str], ...] = ()  # (key, label)
     message: Screen | None = None  # error or warning shown until a button is pressed
     offer: str | None = None  # what SELECT on the message does: "enter" opens dice entry
@@ -183,6 +204,8 @@ class UiState:
     # The journal's length and the dice read so far when they were counted: a new
     # step, or the next throw of a roll, starts the count again.
     refused_at: tuple[int, int] = (-1, -1)
+    games: tuple[ScenarioChoice, ...] = ()  # the list of games to start, as shown
+    picked: Picked | None = None  # the game the confirmation asks about
 
     @property
     def result(self) -> Screen | None:
@@ -294,6 +317,11 @@ def dice_lines(request: RollRequest, dice: tuple[int, ...]) -> list[str]:
     return [f"{capital(label)} {values.replace(', ', ' ')}" for label, values in groups]
 
 
+def first_fitting_item(*labels: str) -> str:
+    """The first label that shows whole as a menu item; the last one otherwise."""
+    return next((label for label in labels if fits_item(label)), labels[-1])
+
+
 def _outside_brackets_split(line: str) -> list[str]:
     """A description line cut at its "; " and ", ", but not inside brackets:
     "Maxim 3 (1 wounded) [jammed, hero]" is one part."""
@@ -307,17 +335,24 @@ def _outside_brackets_split(line: str) -> list[str]:
 
 
 class Box:
+    """The box's UI over a game, or over the list of games to start when `session` is
+    None (a box started with no game yet; `games` is then needed)."""
+
     def __init__(
         self,
-        session: GameSession,
+        session: GameSession | None,
         *,
         show: Callable[[Screen], None],
         play: Callable[[str], None],
         say: Callable[[str], None] = lambda line: None,
         muted: bool = False,
         most_per_throw: Mapping[DieKind, int] = PER_THROW,
+        games: NewGames | None = None,
     ) -> None:
-        self.session = session
+        if session is None and games is None:
+            raise ValueError("a box without a game needs games to start one")
+        self._session = session
+        self.games = games
         self.most_per_throw = most_per_throw
         self.show_screen = show
         self.play = play
@@ -326,9 +361,23 @@ class Box:
         self.ui = UiState()
         self.inbox: queue.Queue[BoxInput] = queue.Queue()
         self.acknowledged: list[int] = []
-        self._step_of: object = session.record
-        self._step: Step = session.step
-        self._copy_throws()
+        self._step_of: object = None
+        self._step: Step | None = None
+        if session is None:
+            self._open_games()
+        else:
+            self._copy_throws()
+
+    @property
+    def session(self) -> GameSession:
+        """The game refereed; only asked for while there is one (`has_game`)."""
+        if self._session is None:
+            raise RuntimeError("the box has no game yet")
+        return self._session
+
+    @property
+    def has_game(self) -> bool:
+        return self._session is not None
 
     # --------------------------------------------------------------- loop
 
@@ -357,7 +406,7 @@ class Box:
         """The step waiting now. Worked out once per game state: a step carries its
         exact odds, and the screens ask for it on every button press."""
         record = self.session.record
-        if self._step_of is not record:
+        if self._step_of is not record or self._step is None:
             self._step_of, self._step = record, self.session.step
         return self._step
 
@@ -368,19 +417,29 @@ class Box:
         try:
             if isinstance(item, ButtonPressed):
                 self._button(item)
-            elif isinstance(item, TagSeen):
-                self._tag(item)
-            elif isinstance(item, DiceSeen):
-                self._dice(item)
             elif isinstance(item, DeviceFault):
                 self._fault(item)
-            else:
+            elif isinstance(item, DeviceBack):
                 self._device_back(item)
+            elif not self.has_game:
+                self._before_any_game(item)
+            elif isinstance(item, TagSeen):
+                self._tag(item)
+            else:
+                self._dice(item)
         except RulesError as exc:
             self.warn("Not allowed", str(exc), str(exc))
         self.refresh()
 
     # ------------------------------------------------------------ inputs
+
+    def _before_any_game(self, item: TagSeen | DiceSeen) -> None:
+        """A chip read before a game is picked is said to be unwanted; dice thrown then
+        are play, as between steps."""
+        if isinstance(item, TagSeen):
+            self.warn("Chip not wanted", "No game yet: pick one first.",
+                      f"{item.chip or item.uid} read before any game was started: pick a "
+                      "game on the list first.")
 
     def _tag(self, tag: TagSeen) -> None:
         step = self.step
@@ -616,9 +675,10 @@ class Box:
             return
         if ui.message is not None:
             offer, ui.message, ui.offer = ui.offer, None, None
-            step = self.step
-            if offer == "enter" and press.button == "select" and isinstance(step, AwaitRoll):
-                self._start_entry(step.request, False)
+            if offer == "enter" and press.button == "select":
+                step = self.step
+                if isinstance(step, AwaitRoll):
+                    self._start_entry(step.request, False)
             return
         if ui.mode == "normal" and ui.result is not None:
             self._result_button(press)
@@ -636,6 +696,10 @@ class Box:
             self._pick_button(press)
         elif ui.mode == "status":
             ui.mode = "normal"
+        elif ui.mode == "games":
+            self._games_button(press)
+        elif ui.mode == "confirm_new":
+            self._confirm_new_button(press)
         else:
             self._normal_button(press)
 
@@ -643,7 +707,7 @@ class Box:
         """UP/DOWN scroll a page whose body does not fit (a long result, the status,
         the summary); True if this page scrolls, so the press does nothing else."""
         ui = self.ui
-        if ui.mode not in ("normal", "status"):
+        if ui.mode not in ("normal", "status") and ui.message is None:
             return False
         page = self._page()
         if page.items or page.kind == "entry":
@@ -681,6 +745,8 @@ class Box:
             self._start_entry(step.request, False)
         elif isinstance(step, AwaitChip) and press.button == "select" and step.in_bag:
             self.ui.mode, self.ui.cursor = "pick_chip", 0
+        elif isinstance(step, GameOver) and press.button == "select" and self.games is not None:
+            self._open_games()  # the game is over: the next thing to do is a new one
 
     def entry_offered(self) -> bool:
         """SELECT on the roll screen enters the dice by hand when the camera is down
@@ -741,6 +807,8 @@ class Box:
             items.append(("correct", "Correct dice"))
         if any(not s.revealed for s in self.session.record.secrets):
             items.append(("reveal", "Reveal secret"))
+        if self.games is not None:  # last: the items before it keep their places
+            items.append(("new", "New game"))
         self.ui.menu = tuple(items)
         self.ui.mode = "menu"
         self.ui.cursor = 0
@@ -771,6 +839,11 @@ class Box:
             self._start_entry(step.request, False)
         elif key == "pick" and isinstance(step, AwaitChip):
             ui.mode = "pick_chip"
+        elif key == "correct" and self._last_roll_hidden():
+            self.warn("Secret roll", "Reveal it first, or undo it and roll again.",
+                      "the last roll is a secret one, not revealed: correcting it would show "
+                      "its dice; reveal it first (menu: Reveal secret, then UP), or undo it "
+                      "(menu: Undo last) and roll again.")
         elif key == "undo" or (key == "correct" and self._last_was_roll()):
             self._undo(correct=key == "correct")
         elif key == "reveal":
@@ -782,6 +855,92 @@ class Box:
         elif key == "sound":
             self.muted = not self.muted
             self.say(f"  sound {'off' if self.muted else 'on'}")
+        elif key == "new":
+            self._open_games()
+
+    def _last_roll_hidden(self) -> bool:
+        """Whether the last step is a secret roll not revealed yet: its correction would
+        open dice entry on its dice, in front of the players."""
+        record = self.session.record
+        return (self._last_was_roll() and record.played[-1].secret
+                and any(s.index == record.rolls - 1 and not s.revealed for s in record.secrets))
+
+    # ------------------------------------------------------------ new game
+
+    def _open_games(self) -> None:
+        """The list of games to start: the same scenario again (when there is a game),
+        then those the box offers (`NewGames.choices`)."""
+        assert self.games is not None
+        offered = list(self.games.choices())
+        if self.has_game:
+            record = self.session.record
+            toml, name = record.scenario_toml, record.scenario_name
+            offered.insert(0, ScenarioChoice(("Same again",), name, "the game's scenario",
+                                             lambda: toml))
+        self.ui.games = tuple(offered)
+        self.ui.mode, self.ui.cursor, self.ui.picked = "games", 0, None
+
+    def _games_button(self, press: ButtonPressed) -> None:
+        ui = self.ui
+        if press.button == "back":
+            if self.has_game:  # with no game yet there is nothing to go back to
+                ui.mode, ui.cursor = "normal", 0
+            return
+        if press.button in ("up", "down"):
+            # No wrapping round, as in the box's menu: "Same again" stays the first.
+            moved = ui.cursor + (1 if press.button == "down" else -1)
+            ui.cursor = min(len(ui.games) - 1, max(0, moved))
+            return
+        if press.long:  # held for the menu out of habit: a pick needs a short press
+            return
+        choice = ui.games[ui.cursor]
+        try:
+            picked = choice.load()
+        except (CompanionError, ValueError) as exc:
+            self.error("Scenario refused", f"{exc}. Pick another.",
+                       f"{exc}; fix it, or pick another game. Nothing was changed.")
+            return
+        if not self.has_game:  # nothing to archive, so nothing to ask
+            self._start_game(picked)
+            return
+        ui.picked, ui.mode = picked, "confirm_new"
+
+    def _confirm_new_button(self, press: ButtonPressed) -> None:
+        """UP starts the game picked; any other button goes back to the list. Starting
+        archives the game so far, so the button that does it is one no habit of the menu
+        ends on (SELECT to choose, hold SELECT for the menu, BACK)."""
+        ui = self.ui
+        picked, ui.picked = ui.picked, None
+        if press.button == "up" and picked is not None:
+            ui.mode = "normal"
+            self._start_game(picked)
+        else:
+            ui.mode = "games"
+
+    def _start_game(self, picked: Picked) -> None:
+        assert self.games is not None
+        had_game = self.has_game
+        try:
+            session = self.games.start(picked.text, picked.name)
+        except NewGameRefused as exc:
+            kept = "The game goes on as it was." if had_game else "Pick a game again."
+            self.error("Game not started", f"{exc}. {kept}", f"{exc}. {kept}")
+            self.ui.mode, self.ui.cursor = ("normal", 0) if had_game else ("games", 0)
+            return
+        self._session = session
+        self.ui = UiState(faults=self.ui.faults)  # devices still down stay reported
+        self._copy_throws()
+        ruleset, scenario = session.ruleset, session.record.scenario
+        self.say(f"new game: {ruleset.title}: {scenario.title}"
+                 + ("; the last game is archived" if had_game else ""))
+        # The system and the scenario in two lines, so that the line saying where the
+        # last game went shows too, without scrolling.
+        named = [f"{name}: {scenario.title}" for name in system_labels(ruleset)]
+        started = next((text for text in named if body_rows(text) <= 2), scenario.title)
+        lines = (started, *(["Last game archived."] if had_game else []))
+        self.ui.results = [Screen("start", "New game", lines=lines,
+                                  footer=next_hint(self.step))]
+        self.play_tune("new_game")
 
     def _undo(self, correct: bool) -> None:
         """Take back the last step: a throw of a roll thrown in several while the roll
@@ -979,6 +1138,10 @@ class Box:
         if ui.mode == "status":
             return Screen("status", "Game status", lines=self.session.describe(),
                           footer="any button: back")
+        if ui.mode == "games":
+            return self._games_screen()
+        if ui.mode == "confirm_new" and ui.picked is not None:
+            return self._confirm_new_screen(ui.picked)
         step = self.step
         if ui.mode == "pick_chip" and isinstance(step, AwaitChip):
             return Screen("menu", "Pick chip", items=tuple(map(self._pick_label, step.in_bag)),
@@ -1096,7 +1259,8 @@ class Box:
                  *(line for line in self.session.describe() if line not in step.summary))
         # "won" agrees with a side of one name or many ("Garrison", "Besiegers").
         big = first_fitting("big", f"{step.winner} won", step.winner) if step.winner else "Draw"
-        return Screen("summary", "Game over", big=big, lines=lines, footer="hold SEL: menu")
+        footer = "SEL: new game" if self.games is not None else "hold SEL: menu"
+        return Screen("summary", "Game over", big=big, lines=lines, footer=footer)
 
     def _entry_screen(self, entry: Entry) -> Screen:
         label = entry.labels[entry.at] if entry.labels else ""
@@ -1116,6 +1280,22 @@ class Box:
             cursor=entry.at, lines=tuple(lines),
             footer="UP/DN value  SEL ok" if last else "UP/DN value  SEL next",
         )
+
+    def _games_screen(self) -> Screen:
+        labels = tuple(first_fitting_item(*choice.labels) for choice in self.ui.games)
+        if self.has_game:
+            return Screen("menu", "New game", items=labels, cursor=self.ui.cursor,
+                          footer="SEL pick  BACK cancel")
+        return Screen("menu", "Start a game", items=labels, cursor=self.ui.cursor,
+                      footer="SEL start")
+
+    def _confirm_new_screen(self, picked: Picked) -> Screen:
+        # The scenario's title where it shows whole, else the name it was listed by:
+        # three lines in all, so that nothing needs the UP that would start the game.
+        label = first_fitting_item(*self.ui.games[self.ui.cursor].labels)
+        return Screen("warning", "Start a new game?",
+                      lines=(first_fitting_item(picked.title, label), "This game is archived."),
+                      footer="UP yes, any other no")
 
     def _reveal_screen(self, secret: SecretRoll) -> Screen:
         return Screen("secret", "Reveal secret?", lines=(capital(secret.reason),),

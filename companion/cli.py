@@ -305,7 +305,7 @@ def _scenario_text(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from companion.session.journal import Journal, unused_name, writer_lock
+    from companion.session.journal import Journal, archive_journal, writer_lock
     from companion.session.session import GameSession
 
     cfg = _load_config(args)
@@ -314,20 +314,14 @@ def _new(args: argparse.Namespace) -> int:
     path = cfg.journal_path
     lock = None
     if path.exists() and args.force:
-        import time
-
         lock = writer_lock(path)  # never archive the game a running box is writing
-        archived = unused_name(
-            path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"))
         try:
-            for suffix in ("", "-wal", "-shm"):
-                side = Path(str(path) + suffix)
-                if side.exists():
-                    side.rename(str(archived) + suffix)
+            archived = archive_journal(path, lock)
         except BaseException:
             lock.release()
             raise
-        print(f"archived the previous game to {archived}")
+        if archived is not None:
+            print(f"archived the previous game to {archived}")
     journal = Journal(path, lock=lock)
     session = GameSession.new(journal, text, name)
     journal.close()

@@ -49,6 +49,7 @@ SCHEMA: dict[str, dict[str, _Spec]] = {
         "hardware": ("sim", ("sim", "pi")),
         "state_dir": ("", str),  # empty: default_state_dir()
         "log_level": ("info", ("debug", "info", "warning", "error")),
+        "scenarios_dir": ("", str),  # the box's "New game" list; empty: state_dir/scenarios
     },
     "display": {
         "driver": ("ssd1306", ("ssd1306", "sh1106")),
@@ -138,6 +139,13 @@ class Config:
         return self.state_dir / "journal.sqlite3"
 
     @property
+    def scenarios_dir(self) -> Path:
+        """[box] scenarios_dir, else the scenarios folder in the state folder: the scenario
+        files the box offers when a referee starts a new game from its buttons."""
+        configured = str(self["box"]["scenarios_dir"])
+        return Path(configured).expanduser() if configured else self.state_dir / "scenarios"
+
+    @property
     def chip_registry_path(self) -> Path:
         """[chips] registry, else chips.toml in the state folder (one answer for the box,
         the chips commands and doctor)."""
@@ -191,6 +199,13 @@ def validate(data: Mapping[str, Any], where: str = "config") -> Config:
             raw[section][key] = _check(where, f"{section}.{key}", value, SCHEMA[section][key])
     _check_pins(where, raw)
     _check_dice(where, raw["dice"])
+    scenarios = raw["box"]["scenarios_dir"]
+    if scenarios and Path(scenarios).expanduser().exists() and not Path(
+            scenarios).expanduser().is_dir():
+        raise ConfigError(
+            f"{where}: [box] scenarios_dir = {scenarios!r} is a file, not a folder; name the "
+            "folder you copy scenario files into, or leave it empty for the scenarios folder "
+            "in the state folder")
     problem = rotation_problem(raw["display"]["rotate"])
     if problem:  # here, not when the panel opens: that would read as a lost display
         raise ConfigError(f"{where}: {problem}")

@@ -1,7 +1,9 @@
 """`companion run`: the long-running box.
 
-Resumes the game in the journal, opens the hardware of the configured backend,
-and handles inputs on one thread until SIGTERM. Under systemd it reports
+Resumes the game in the journal (with none yet, the box offers its list of games),
+opens the hardware of the configured backend, and handles inputs on one thread until
+SIGTERM. The journal is held here (`GameKeeper`): a new game started from the box's
+menu archives the game so far through it. Under systemd it reports
 READY, STATUS and WATCHDOG through sdnotify. A device that is missing or fails
 is reported once and the box carries on without it (manual dice entry, chips
 picked by hand), retrying it in the background.
@@ -10,6 +12,7 @@ picked by hand), retrying it in the background.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import logging
 import random
@@ -18,7 +21,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -30,14 +34,17 @@ from companion.box import (
     DeviceBack,
     DeviceFault,
     DiceSeen,
+    NewGames,
     SeenDie,
     TagSeen,
     per_throw,
 )
 from companion.config import Config
-from companion.errors import CompanionError, ConfigError, JournalError
+from companion.errors import CompanionError, ConfigError, HardwareError, JournalError
 from companion.ports.display import Display
-from companion.session.journal import Journal, JournalBusy
+from companion.rules.core import DieKind
+from companion.session.journal import JournalBusy
+from companion.session.keeper import GameKeeper
 from companion.session.session import GameSession
 from companion.simtable import SimTable, sim_uid
 from companion.ui.screens import Screen, render
@@ -77,19 +84,20 @@ class Stopper:
         self.event.set()
 
 
-def open_session(cfg: Config) -> tuple[Journal, GameSession]:
+def why_no_game_can_be_picked(args: argparse.Namespace, cfg: Config) -> str | None:
+    """Why a box with no game cannot offer its list of games in this run, or None: a
+    simulated box with nothing to press its buttons would wait for ever, and --autoplay
+    plays the game in the journal rather than pick one of its own (a soak or crash test
+    meant for one game would quietly play another)."""
     path = cfg.journal_path
-    if not path.exists():
-        raise JournalError(
-            f"no game at {path}; start one with 'companion new --system NAME' "
-            "or 'companion new --scenario FILE'"
-        )
-    journal = Journal(path, create=False)
-    try:
-        return journal, GameSession.resume(journal)
-    except JournalError:
-        journal.close()
-        raise
+    if args.autoplay is not None:
+        return (f"no game at {path} for --autoplay to play; start one first with 'companion "
+                "new --system NAME' or 'companion new --scenario FILE'")
+    if cfg.hardware == "pi" or args.keyboard or args.script:
+        return None
+    return (f"no game at {path}; start one with 'companion new --system NAME' or 'companion "
+            "new --scenario FILE', or pick one from the simulated box's list with --keyboard "
+            "or --script FILE")
 
 
 def open_display(cfg: Config) -> Display:
@@ -254,6 +262,18 @@ class CameraFeed(DeviceFeed):
         self.make_detector = make_detector
         self.on_frame = on_frame
         self.detector: Any = None
+        self._renew = threading.Event()
+
+    def renew(self) -> None:
+        """Start the camera again before its next frame, with a dice reader made anew: a
+        new game may roll other dice. Any thread may ask; the camera's own does it."""
+        self._renew.set()
+
+    def step(self) -> bool:
+        if self._renew.is_set():
+            self._renew.clear()
+            self.close()  # opened again at once, below
+        return super().step()
 
     def _open(self) -> Any:
         try:  # a fresh start: the tray may have moved
@@ -398,119 +418,269 @@ class Outputs:
             self.display.close()
 
 
-def run(args: argparse.Namespace, cfg: Config) -> int:
-    from companion.ports.controls import Controls, FakeClock, key_to_press
+#: Every kind of die, for the camera and scripted photos while no game says which it rolls.
+ALL_DICE = tuple(kind.value for kind in DieKind)
+
+
+def open_pins(cfg: Config) -> Any:
+    """The GPIO pin factory: the Pi's, or a mock one that records what the pins do."""
     from companion.ports.pins import mock_factory, pi_factory
+
+    return pi_factory() if cfg.hardware == "pi" else mock_factory()
+
+
+def open_sounder(cfg: Config, factory: Any) -> tuple[Any, DeviceFault | None]:
+    """The buzzer, or None and the fault to report when its pin cannot be used: the box
+    then carries on silent, as without any other lost device."""
     from companion.ports.sounder import Sounder, make_buzzer
+
+    settings = cfg["sounder"]
+    is_pi = cfg.hardware == "pi"
+    try:
+        buzzer = make_buzzer(settings["pin"], factory)
+    except Exception as exc:  # whatever gpiozero or the pin library raises
+        log.warning("the buzzer did not open", exc_info=True)
+        pin = int(settings["pin"])
+        return None, DeviceFault("buzzer", f"[sounder] pin = {pin} (GPIO{pin}) cannot be used "
+                                 f"({_gpio_problem(exc)}); check the buzzer's wiring and the "
+                                 "setting, then restart the box")
+    return Sounder(buzzer, mute=settings["mute"], octave_shift=settings["octave_shift"],
+                   sleep=time.sleep if is_pi else (lambda s: None), background=is_pi), None
+
+
+def control_pins(settings: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The [controls] settings in use and their pins, in the order the controls open them."""
+    from companion.ports.controls import BUTTONS
+
+    kind = settings["kind"]
+    keys = [f"{name}_pin" for name in BUTTONS] if kind in ("buttons", "both") else []
+    if kind in ("encoder", "both"):
+        keys += ["encoder_a_pin", "encoder_b_pin"]
+    if kind == "encoder":
+        keys.append("encoder_push_pin")
+    return [(key, int(settings[key])) for key in keys]
+
+
+def _gpio_problem(exc: Exception) -> str:
+    """What a pin library said, without the device's repr gpiozero adds to "in use"."""
+    return re.sub(r" by <.*", "", str(exc)).strip() or type(exc).__name__
+
+
+def open_controls(cfg: Config, factory: Any, on_press: Callable[[Any], None],
+                  clock: Callable[[], float]) -> Any:
+    """The buttons (or the encoder); HardwareError naming the setting and pin that failed
+    (taken by another process or device, not a GPIO of this board) when they cannot be
+    used: a box without its buttons cannot be refereed with."""
+    from companion.ports.controls import Controls
+
+    settings = cfg["controls"]
+    try:
+        return Controls(settings, factory, on_press, clock=clock)
+    except Exception as exc:  # GPIOPinInUse, PinInvalidPin, lgpio's "GPIO busy"...
+        log.warning("the controls did not open", exc_info=True)
+        pins = control_pins(settings)
+        failed = _failed_pin(exc, factory, pins)
+        where = f" in {cfg.path}" if cfg.path else ""
+        if failed is None:
+            listed = ", ".join(f"{key} = {pin}" for key, pin in pins)
+            raise HardwareError(
+                f"the buttons cannot be used ({_gpio_problem(exc)}); check the [controls] "
+                f"pins{where} ({listed}) against the wiring (hardware/wiring.md)") from None
+        key, pin = failed
+        raise HardwareError(
+            f"[controls] {key} = {pin} (GPIO{pin}) cannot be used: {_gpio_problem(exc)}; "
+            f"check that no other program or device uses GPIO{pin} (another box process, a "
+            "dtoverlay in /boot/firmware/config.txt) and that the setting"
+            f"{where} matches the wiring (hardware/wiring.md)") from None
+
+
+def _failed_pin(exc: Exception, factory: Any, pins: list[tuple[str, int]]
+                ) -> tuple[str, int] | None:
+    """Which of the controls' pins failed: the one the error names, else the first the
+    factory still cannot open (those opened before it answer from its cache)."""
+    named = {int(number) for number in re.findall(r"\bGPIO(\d+)\b", str(exc))}
+    found = next((item for item in pins if item[1] in named), None)
+    if found is not None:
+        return found
+    for item in pins:
+        try:
+            factory.pin(item[1])
+        except Exception:  # the same failure again: this is the pin
+            return item
+    return None
+
+
+@dataclass
+class Running:
+    """A started box and what its main loop drives: inputs from the table (`table`, a
+    simulated one for --autoplay), a `script`, or the buttons and devices."""
+
+    keeper: GameKeeper
+    box: Box
+    outputs: Outputs
+    stopper: Stopper
+    notifier: Notifier
+    table: SimTable | None = None
+    script: Iterator[BoxInput] | None = None
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    """The box until SIGTERM (or the end of a script or an autoplayed game). Whatever it
+    opened is closed however it ends, and why it could not start, or stopped, is said on
+    the display too: nobody at the table reads the log."""
+    if args.keyboard and cfg.hardware != "pi" and not sys.stdin.isatty():
+        raise CompanionError("--keyboard reads keys from a terminal, but standard input is "
+                             "not one: run it in a terminal, or give --script FILE")
+    running: Running | None = None
+    try:
+        with contextlib.ExitStack() as stack:
+            running = _start(args, cfg, stack)
+            _serve(args, running)
+    except CompanionError as exc:
+        if running is not None:  # a journal that stopped taking events (a full card)
+            show_start_error(cfg, str(exc), title="Box stopped")
+        raise
+    session = running.keeper.session
+    if not args.ack and session is not None:
+        print("\n".join(session.describe()))
+    return 0
+
+
+def _start(args: argparse.Namespace, cfg: Config, stack: contextlib.ExitStack) -> Running:
+    """Open the journal, the hardware and the inputs, each closed by `stack` however the
+    run ends, and start the box. A start it cannot make is said on the display."""
+    from companion.ports.controls import FakeClock, key_to_press
+    from companion.session.scenario_files import scenario_choices
     from companion.vision_bridge import photo_reader
 
     is_pi = cfg.hardware == "pi"
-    if args.keyboard and not is_pi and not sys.stdin.isatty():
-        raise CompanionError("--keyboard reads keys from a terminal, but standard input is "
-                             "not one: run it in a terminal, or give --script FILE")
     try:
-        journal, session = open_session(cfg)
+        keeper = GameKeeper.open(cfg.journal_path)
     except JournalBusy:
         raise  # the display belongs to the box process that holds the journal
     except CompanionError as exc:
         show_start_error(cfg, str(exc))
         raise
-    factory = pi_factory() if is_pi else mock_factory()
-    sounder = Sounder(
-        make_buzzer(cfg["sounder"]["pin"], factory),
-        mute=cfg["sounder"]["mute"],
-        octave_shift=cfg["sounder"]["octave_shift"],
-        sleep=time.sleep if is_pi else (lambda s: None),
-        background=is_pi,
-    )
+    stack.callback(keeper.close)
+    refusal = why_no_game_can_be_picked(args, cfg) if keeper.session is None else None
+    if refusal is not None:
+        show_start_error(cfg, refusal)
+        raise JournalError(refusal)
+    try:
+        factory = open_pins(cfg)
+    except CompanionError as exc:
+        show_start_error(cfg, str(exc))
+        raise
+    stack.callback(factory.close)
+    sounder, buzzer_fault = open_sounder(cfg, factory)
+    if sounder is not None:
+        stack.callback(sounder.close)
     ack = bool(args.ack)
 
     def say(line: str) -> None:
         if not ack:
             print(line, flush=True)
 
-    inbox: list[Box] = []
-    outputs = Outputs(lambda: open_display(cfg), sounder,
-                      lambda item: inbox[0].post(item))
-    box = Box(session, show=outputs.show, play=outputs.play, say=say,
-              most_per_throw=per_throw(cfg["dice"]))
-    inbox.append(box)
+    boxes: list[Box] = []  # the box, once made: the outputs post to it
+    outputs = Outputs(lambda: open_display(cfg), sounder, lambda item: boxes[0].post(item))
+    stack.callback(outputs.close)
+    notifier = Notifier()
+    camera: CameraFeed | None = None
+
+    def dice_kinds() -> tuple[str, ...]:
+        session = keeper.session
+        return tuple(k.value for k in session.ruleset.dice) if session else ALL_DICE
+
+    def start_game(scenario_toml: str, scenario_name: str) -> GameSession:
+        session, archived = keeper.start(scenario_toml, scenario_name)
+        if archived is not None:
+            say(f"  the last game is archived at {archived}")
+        notifier.send(f"STATUS=refereeing {session.ruleset.title}")
+        if camera is not None:
+            camera.renew()  # its dice reader, for the dice of this game
+        return session
+
+    box = Box(keeper.session, show=outputs.show, play=outputs.play, say=say,
+              most_per_throw=per_throw(cfg["dice"]),
+              games=NewGames(lambda: scenario_choices(cfg.scenarios_dir), start_game))
+    boxes.append(box)
     clock = FakeClock() if not is_pi else time.monotonic
-    controls = Controls(
-        cfg["controls"], factory, lambda p: box.post(ButtonPressed(p.button, p.long)), clock=clock
-    )
+    try:
+        controls = open_controls(cfg, factory,
+                                 lambda p: box.post(ButtonPressed(p.button, p.long)), clock)
+    except CompanionError as exc:
+        show_start_error(cfg, str(exc))
+        raise
+    stack.callback(controls.close)
     stopper = Stopper()
     stopper.install()
-    notifier = Notifier()
-    kinds = tuple(kind.value for kind in session.ruleset.dice)
-    threads = _start_inputs(cfg, box, stopper, kinds) if is_pi else []
+    if is_pi:
+        threads, camera = _start_inputs(cfg, box, stopper, dice_kinds)
+        stack.callback(_join_all, threads)
+    stack.callback(stopper.event.set)  # before the threads are joined
+    stack.callback(notifier.send, "STOPPING=1")
     box.start()
-    if ack:
+    if buzzer_fault is not None:
+        box.handle(buzzer_fault)
+    session = keeper.session
+    if ack and session is not None:
         print(f"resumed {session.record.events} {session.record.fingerprint()}", flush=True)
     notifier.send("READY=1")
-    notifier.send(f"STATUS=refereeing {session.ruleset.title}")
+    notifier.send(f"STATUS=refereeing {session.ruleset.title}" if session is not None
+                  else "STATUS=waiting for a game to be picked on the box")
+    running = Running(keeper, box, outputs, stopper, notifier)
+    if args.autoplay is not None:
+        running.table = SimTable(box, random.Random(args.autoplay))
+    elif args.script:
+        running.script = iter(read_script(args.script, chip_name=enrolled_names(cfg),
+                                          read_photo=photo_reader(cfg, dice_kinds())))
+    elif args.keyboard and not is_pi:
+        terminal = _keys_unbuffered(sys.stdin.fileno())
+        # here, not in the keyboard thread: it is stuck reading when the box stops
+        stack.callback(_restore_terminal, sys.stdin.fileno(), terminal)
+        threading.Thread(target=_keyboard, args=(box, key_to_press, stopper),
+                         daemon=True).start()
+    elif not is_pi:
+        print("simulated box waiting with nothing to press its buttons: add --keyboard, "
+              "--script FILE or --autoplay SEED (Ctrl-C stops)", file=sys.stderr, flush=True)
+    return running
+
+
+def _serve(args: argparse.Namespace, running: Running) -> None:
+    """The main loop: one input from the table or the script at a time, or what the
+    buttons and devices post, until stopped."""
+    box, table, script = running.box, running.table, running.script
     acked = 0
     inputs = 0
-    table = SimTable(box, random.Random(args.autoplay)) if args.autoplay is not None else None
-    script = iter(read_script(args.script, chip_name=enrolled_names(cfg),
-                              read_photo=photo_reader(cfg, kinds))) if args.script else None
-    terminal: list[Any] | None = None  # the terminal's settings, put back on the way out
-    if not is_pi and table is None and script is None:
-        if args.keyboard:
-            terminal = _keys_unbuffered(sys.stdin.fileno())
-            threading.Thread(
-                target=_keyboard, args=(box, key_to_press, stopper), daemon=True
-            ).start()
-        else:
-            print(
-                "simulated box waiting with nothing to press its buttons: add --keyboard, "
-                "--script FILE or --autoplay SEED (Ctrl-C stops)",
-                file=sys.stderr,
-                flush=True,
-            )
     last_watchdog = 0.0
-    code = 0
-    try:
-        while not stopper.event.is_set():
-            if table is not None:
-                if table.finished():
-                    break
-                table.act()
-                inputs += 1
-            elif script is not None:
-                scripted = next(script, None)
-                if scripted is None:
-                    break
-                box.handle(scripted)
-                inputs += 1
-            box.pump(timeout=None if table or script else 0.2)
-            outputs.tick()
-            while ack and acked < len(box.acknowledged):
-                print(f"ack {box.acknowledged[acked]}", flush=True)
-                acked += 1
-            now = time.monotonic()
-            if now - last_watchdog > 5.0:  # the unit's WatchdogSec is 30
-                notifier.send("WATCHDOG=1")
-                last_watchdog = now
-            if args.max_inputs and inputs >= args.max_inputs:
+    while not running.stopper.event.is_set():
+        if table is not None:
+            if table.finished():
                 break
-    except CompanionError:
-        code = 1
-        raise
-    finally:
-        if terminal is not None:  # here, not in the keyboard thread: it is stuck reading
-            _restore_terminal(sys.stdin.fileno(), terminal)
-        notifier.send("STOPPING=1")
-        stopper.event.set()
-        for thread in threads:
-            thread.join(timeout=2.0)
-        controls.close()
-        sounder.close()
-        outputs.close()
-        journal.close()
-    if not ack:
-        print("\n".join(session.describe()))
-    return code
+            table.act()
+            inputs += 1
+        elif script is not None:
+            scripted = next(script, None)
+            if scripted is None:
+                break
+            box.handle(scripted)
+            inputs += 1
+        box.pump(timeout=None if table or script else 0.2)
+        running.outputs.tick()
+        while args.ack and acked < len(box.acknowledged):
+            print(f"ack {box.acknowledged[acked]}", flush=True)
+            acked += 1
+        now = time.monotonic()
+        if now - last_watchdog > 5.0:  # the unit's WatchdogSec is 30
+            running.notifier.send("WATCHDOG=1")
+            last_watchdog = now
+        if args.max_inputs and inputs >= args.max_inputs:
+            break
+
+
+def _join_all(threads: list[threading.Thread]) -> None:
+    for thread in threads:
+        thread.join(timeout=2.0)
 
 
 SCRIPT_LINES = ("'press BUTTON', 'long BUTTON', 'chip NAME', 'tag UID', "
@@ -662,17 +832,18 @@ class LatestFrame:
 
 
 def make_feeds(
-    cfg: Config, post: Callable[[BoxInput], None], kinds: tuple[str, ...]
+    cfg: Config, post: Callable[[BoxInput], None], kinds: Callable[[], tuple[str, ...]]
 ) -> tuple[CameraFeed, ChipFeed]:
     """The camera and the chip reader as configured; the ArUco chip reader sees the
-    camera's newest frame."""
+    camera's newest frame. `kinds` are the dice the game rolls, asked each time the
+    camera opens (`CameraFeed.renew` opens it again for a new game)."""
     from companion.chips import ChipRegistry, open_reader
     from companion.ports.camera import open_camera
     from companion.vision_bridge import settle_detector
 
     latest = LatestFrame()
     camera = CameraFeed(lambda: open_camera(cfg["camera"], cfg.hardware),
-                        lambda: settle_detector(cfg, kinds), post, on_frame=latest.put)
+                        lambda: settle_detector(cfg, kinds()), post, on_frame=latest.put)
     settings = cfg["chips"]
     registry_path = cfg.chip_registry_path
     chips = ChipFeed(
@@ -684,9 +855,10 @@ def make_feeds(
 
 
 def _start_inputs(
-    cfg: Config, box: Box, stopper: Stopper, kinds: tuple[str, ...]
-) -> list[threading.Thread]:
-    """Reader and camera threads: they post to the box and retry failed devices."""
+    cfg: Config, box: Box, stopper: Stopper, kinds: Callable[[], tuple[str, ...]]
+) -> tuple[list[threading.Thread], CameraFeed]:
+    """Reader and camera threads: they post to the box and retry failed devices. The
+    camera's feed too, to renew when a new game rolls other dice."""
     camera, chips = make_feeds(cfg, box.post, kinds)
     frame_seconds = 1.0 / float(cfg["camera"]["fps"])
     threads = [
@@ -696,7 +868,7 @@ def _start_inputs(
     ]
     for thread in threads:
         thread.start()
-    return threads
+    return threads, camera
 
 
 def _run_feed(feed: DeviceFeed, stopper: Stopper, pace: float) -> None:

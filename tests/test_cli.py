@@ -544,3 +544,35 @@ def test_results_and_odds_are_worded_as_the_box_words_them(
     assert "Passed: no " in out and "morale failed" in out and "average" not in out
     assert main(["odds", "tenir_le_fort", "ffl-fire"]) == 0
     assert "  1 hit " in capsys.readouterr().out
+
+
+def test_new_force_archives_the_game_beside_it_and_starts_afresh(
+    isolated_box_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    from companion.session.events import ChoiceMade, GameStarted
+
+    def events_in(path: Path) -> list[object]:
+        reader = Journal(path, readonly=True)
+        try:
+            return [entry.event for entry in reader.entries()]
+        finally:
+            reader.close()
+
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    assert main(["new", "--system", "on_the_frontier"]) == 0
+    played = Journal(journal, create=False)
+    played.append(ChoiceMade("a step of the game"))
+    played.close()
+    before = events_in(journal)
+    capsys.readouterr()
+    assert main(["new", "--system", "fortboard", "--force"]) == 0
+    found = re.search(r"archived the previous game to (\S+)", capsys.readouterr().out)
+    assert found is not None
+    archived = Path(found[1])
+    assert archived.parent == journal.parent
+    assert re.fullmatch(r"journal-\d{8}-\d{6}\.sqlite3", archived.name)
+    assert events_in(archived) == before and len(before) == 2
+    [started] = events_in(journal)
+    assert isinstance(started, GameStarted) and started.system == "fortboard"

@@ -212,3 +212,24 @@ def test_the_error_screen_follows_the_hardware_named_on_the_command_line(
     assert config.settings_for_an_error_screen(path, board_model_file=model_file).hardware == "sim"
     monkeypatch.setenv("COMPANION_HW", "pie")  # itself refused: the board decides
     assert config.settings_for_an_error_screen(path, board_model_file=model_file).hardware == "pi"
+
+
+def test_the_scenarios_folder_is_in_the_state_folder_unless_set(tmp_path: Path) -> None:
+    assert config.load().scenarios_dir == config.load().state_dir / "scenarios"
+    mine = tmp_path / "my scenarios"
+    cfg = config.load(write(tmp_path, f'[box]\nscenarios_dir = "{mine}"\n'))
+    assert cfg.scenarios_dir == mine  # need not exist yet: the box lists the examples
+
+
+def test_a_scenarios_folder_that_is_a_file_is_refused_naming_the_setting(
+    tmp_path: Path,
+) -> None:
+    afile = tmp_path / "scenarios.toml"
+    afile.write_text('system = "fortboard"\n')
+    path = write(tmp_path, f'[box]\nscenarios_dir = "{afile}"\n')
+    with pytest.raises(ConfigError) as refused:
+        config.load(path)
+    assert str(refused.value) == (
+        f"{path}: [box] scenarios_dir = '{afile}' is a file, not a folder; name the folder "
+        "you copy scenario files into, or leave it empty for the scenarios folder in the "
+        "state folder")

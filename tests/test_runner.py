@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -523,7 +524,7 @@ def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> 
             self.items.append(item)
 
     inbox, stopper = Inbox(), Stopper()
-    threads = _start_inputs(cfg, inbox, stopper, ("d6",))  # type: ignore[arg-type]
+    threads, _ = _start_inputs(cfg, inbox, stopper, lambda: ("d6",))  # type: ignore[arg-type]
     try:
         deadline = time.monotonic() + 20
         while not any(isinstance(i, DiceSeen) for i in inbox.items):
@@ -581,7 +582,7 @@ def test_a_bad_dice_calibration_in_the_config_posts_a_fault_and_the_thread_lives
     )
     cfg = config.load(tmp_path / "box.toml")  # accepted: each corner is a point in the frame
     posted, stopper = Recorder(), Stopper()
-    camera, _ = make_feeds(cfg, posted, ("d6",))
+    camera, _ = make_feeds(cfg, posted, lambda: ("d6",))
     thread = threading.Thread(target=_run_feed, args=(camera, stopper, 0.05), daemon=True)
     thread.start()
     try:
@@ -663,7 +664,8 @@ def test_a_box_that_cannot_start_says_why_on_its_display(
 
     shown = Screen("error", "Cannot start",
                    lines=("No game at journal.sqlite3; start one with 'companion new --system "
-                          "NAME' or 'companion new --scenario FILE'.",))
+                          "NAME' or 'companion new --scenario FILE', or pick one from the "
+                          "simulated box's list with --keyboard or --script FILE.",))
     assert display.frames[0].tobytes() == render(shown).tobytes()
 
 
@@ -701,3 +703,268 @@ def test_a_start_up_error_reads_as_a_sentence_with_files_by_their_names(
     from companion.runner import _sentence
 
     assert _sentence(message) == on_screen
+
+
+def test_a_new_game_opens_the_camera_again_with_a_reader_made_anew() -> None:
+    """A new game may roll other dice: the camera's reader is made again for it, and
+    the dice lying in the tray then are not taken for a throw."""
+    table = Table([])
+    made: list[object] = []
+    make = table.feed.make_detector
+    table.feed.make_detector = lambda: made.append(make()) or made[-1]
+    table.run(1.0)
+    table.throw([2, 5])
+    assert table.cable.opens == 1 and len(made) == 1
+    table.feed.renew()  # from the main thread, as `companion run` does on a new game
+    table.run(1.0)
+    assert table.cable.opens == 2 and len(made) == 2
+    assert table.posted.of(DeviceFault) == [] and table.seen() == [[2, 5]]
+    table.throw([3])
+    assert table.seen() == [[2, 5], [3]]
+
+
+# ------------------------------------------------------------------ no game yet
+#
+# `companion run` with no game offers the box's list of games (the service on the Pi,
+# a simulated box driven by a script or the keyboard), and starts the one picked.
+
+
+def test_a_run_with_no_game_offers_the_list_and_a_script_picks_one(tmp_path: Path) -> None:
+    import json
+
+    script = tmp_path / "inputs.txt"
+    # The list holds the five systems' examples: On the Frontier is the fifth.
+    script.write_text("press down\n" * 4 + "press select\n# its opening roll\n"
+                      "dice d6:2\ndice d6:5\npress select\n")
+    result = companion("run", "--script", str(script))
+    assert result.returncode == 0, result.stderr
+    assert "new game: On the Frontier: The Ford at Kotal Drift" in result.stdout
+    assert "Tribesmen go first" in result.stdout
+    status = json.loads(companion("status", "--json").stdout)
+    assert status["system"] == "on_the_frontier" and status["events"] == 3
+
+
+def test_a_journal_whose_scenario_never_reached_it_offers_the_list(
+    tmp_path: Path, isolated_box_env: Path
+) -> None:
+    """The power went as a game was being started: the journal was made, its first event
+    (the scenario) never written. Nothing was recorded, so the box offers the list."""
+    from companion.session.journal import Journal
+
+    journal = isolated_box_env / "companion" / "journal.sqlite3"
+    journal.parent.mkdir(parents=True)
+    Journal(journal).close()
+    script = tmp_path / "inputs.txt"
+    script.write_text("press select\n")  # the first game on the list
+    result = companion("run", "--script", str(script))
+    assert result.returncode == 0, result.stderr
+    assert "new game: Tenir le Fort: Fort Zinderneuf, two attacks" in result.stdout
+    assert list(journal.parent.glob("journal-*")) == []  # nothing to archive
+
+
+def test_autoplay_with_no_game_is_refused_and_writes_nothing(isolated_box_env: Path) -> None:
+    result = companion("run", "--autoplay", "1")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: no game at {isolated_box_env}")
+    assert "for --autoplay to play; start one first with 'companion new --system NAME'" in (
+        result.stderr)
+    assert list((isolated_box_env / "companion").iterdir()) == []  # no journal, no lock
+
+
+# ------------------------------------------------------------------ hardware at start
+#
+# On a Pi the GPIO, the buzzer and the buttons open before the game is shown. Whatever
+# fails, what was opened is closed (the journal's lock first of all), and the display
+# says why; a buzzer alone lets the box carry on, silent.
+
+
+@pytest.fixture
+def handlers_restored() -> Iterator[None]:
+    """`run` installs its own SIGTERM and SIGINT handlers: pytest's come back after."""
+    saved = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)}
+    yield
+    for number, handler in saved.items():
+        signal.signal(number, handler)
+
+
+class PiBox:
+    """A box configured for the Pi, with gpiozero's mock pins for its GPIO and luma's
+    dummy device for its display: what `companion run` showed and left behind."""
+
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pins: object) -> None:
+        from companion import runner
+        from companion.cli import main
+        from companion.ports import pins as pin_factories
+        from companion.ports.display import SimDisplay
+
+        self.config = tmp_path / "box.toml"
+        self.config.write_text(f'[box]\nhardware = "pi"\nstate_dir = "{tmp_path / "state"}"\n')
+        self.journal = tmp_path / "state" / "journal.sqlite3"
+        assert main(["new", "--system", "on_the_frontier", "--config", str(self.config)]) == 0
+        self.displays: list[SimDisplay] = []
+
+        def open_display(cfg: object) -> SimDisplay:
+            self.displays.append(SimDisplay())
+            return self.displays[-1]
+
+        def pi_factory() -> object:
+            if isinstance(pins, Exception):
+                raise pins
+            return pins
+
+        monkeypatch.setattr(runner, "open_display", open_display)
+        monkeypatch.setattr(pin_factories, "pi_factory", pi_factory)
+
+    def run(self) -> int:
+        from companion.cli import main
+
+        return main(["run", "--config", str(self.config)])
+
+    def shown(self, message: str) -> bool:
+        """Whether the display shows the start-up error `message`, as a sentence."""
+        from companion.runner import _sentence
+        from companion.ui.screens import Screen, render
+
+        [display] = self.displays
+        expected = render(Screen("error", "Cannot start", lines=(_sentence(message),)))
+        return display.names == ["error"] and display.frames[0].tobytes() == expected.tobytes()
+
+    def journal_closed(self) -> bool:
+        from companion.session.journal import writer_lock
+
+        writer_lock(self.journal).release()  # JournalBusy if the run had kept it
+        return True
+
+
+def test_no_gpio_on_the_pi_is_said_on_the_display_and_the_journal_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    handlers_restored: object,
+) -> None:
+    from companion.errors import HardwareError
+
+    message = ("no GPIO available (cannot open /dev/gpiochip0); on a Raspberry Pi install the "
+               "'pi' extra and add the user to the gpio group, elsewhere run with COMPANION_HW=sim")
+    box = PiBox(tmp_path, monkeypatch, HardwareError(message))
+    assert box.run() == HardwareError.exit_code == 3
+    assert capsys.readouterr().err == f"error: {message}\n"
+    assert box.shown(message) and box.journal_closed()
+
+
+def test_a_button_pin_in_use_is_named_on_the_display_and_everything_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    handlers_restored: object,
+) -> None:
+    from gpiozero import Button
+
+    from companion.ports.pins import mock_factory
+
+    pins = mock_factory()
+    other = Button(13, pin_factory=pins)  # something else holds GPIO13, SELECT's pin
+    box = PiBox(tmp_path, monkeypatch, pins)
+    assert box.run() == 3
+    message = capsys.readouterr().err.removeprefix("error: ").strip()
+    assert message.startswith("[controls] select_pin = 13 (GPIO13) cannot be used: pin GPIO13 "
+                              "is already in use; check that no other program or device uses "
+                              "GPIO13")
+    assert str(box.config) in message and "hardware/wiring.md" in message
+    assert box.shown(message) and box.journal_closed()
+    assert pins.pins == {}  # the factory closed: the buzzer's and buttons' pins let go
+    other.close()
+
+
+def test_a_pin_the_gpio_library_refuses_is_found_among_the_buttons(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    handlers_restored: object,
+) -> None:
+    """lgpio's "GPIO busy" (another process has the pin) names no pin: the box finds it."""
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.ports.pins import RecordingPWMPin
+
+    class BusyDownPin(RecordingPWMPin):
+        def __init__(self, factory: object, info: object) -> None:
+            if getattr(info, "name", "") == "GPIO6":
+                raise OSError("GPIO busy")
+            super().__init__(factory, info)
+
+    box = PiBox(tmp_path, monkeypatch, MockFactory(pin_class=BusyDownPin))
+    assert box.run() == 3
+    message = capsys.readouterr().err.removeprefix("error: ").strip()
+    assert message.startswith("[controls] down_pin = 6 (GPIO6) cannot be used: GPIO busy;")
+    assert box.shown(message) and box.journal_closed()
+
+
+def test_a_buzzer_that_cannot_be_opened_leaves_the_box_silent_and_says_so(
+    game: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], handlers_restored: object,
+) -> None:
+    import json
+
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    from companion import runner
+    from companion.cli import main
+    from companion.ports import pins
+    from companion.ports.display import SimDisplay
+    from companion.ui.screens import Screen, render
+
+    displays: list[SimDisplay] = []
+
+    def open_display(cfg: object) -> SimDisplay:
+        displays.append(SimDisplay())
+        return displays[-1]
+
+    monkeypatch.setattr(runner, "open_display", open_display)
+    # Pins without PWM: the buttons work, a TonalBuzzer cannot.
+    monkeypatch.setattr(pins, "mock_factory", lambda: MockFactory(pin_class=MockPin))
+    script = tmp_path / "inputs.txt"
+    script.write_text("press select\ndice d6:2\ndice d6:5\n")
+    assert main(["run", "--script", str(script)]) == 0
+    out = capsys.readouterr().out
+    assert ("! Buzzer lost: buzzer failed: [sounder] pin = 18 (GPIO18) cannot be used "
+            "(PinPWMUnsupported); check the buzzer's wiring and the setting, then restart the "
+            "box. The box carries on silent.") in out
+    assert "Tribesmen go first" in out  # the game goes on
+    [display] = displays
+    notice = render(Screen("error", "Buzzer lost", lines=("The box carries on silent.",),
+                           footer="any button"))
+    assert display.frames[1].tobytes() == notice.tobytes()  # after the game's first screen
+    assert main(["status", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["events"] == 3
+
+
+def test_a_journal_that_stops_taking_events_stops_the_box_saying_why(
+    game: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], handlers_restored: object,
+) -> None:
+    from companion import runner
+    from companion.cli import main
+    from companion.errors import JournalError
+    from companion.ports.display import SimDisplay
+    from companion.session.journal import Journal, writer_lock
+    from companion.ui.screens import Screen, render
+
+    displays: list[SimDisplay] = []
+
+    def open_display(cfg: object) -> SimDisplay:
+        displays.append(SimDisplay())
+        return displays[-1]
+
+    full = "cannot write to the journal (database or disk is full); free some space"
+
+    def card_full(self: Journal, event: object, at: float | None = None) -> int:
+        raise JournalError(full)
+
+    monkeypatch.setattr(runner, "open_display", open_display)
+    monkeypatch.setattr(Journal, "append", card_full)
+    script = tmp_path / "inputs.txt"
+    script.write_text("dice d6:2\n")
+    assert main(["run", "--script", str(script)]) == 2
+    assert capsys.readouterr().err == f"error: {full}\n"
+    playing, stopped = displays  # the box's own display, closed; then the last word
+    assert playing.names == ["roll"]
+    expected = render(Screen("error", "Box stopped", lines=(runner._sentence(full),)))
+    assert stopped.frames[0].tobytes() == expected.tobytes() and stopped.device.persist
+    from companion import config
+
+    writer_lock(config.load().journal_path).release()  # the journal was let go

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import re
 import shutil
@@ -30,6 +31,8 @@ from typing import Literal
 from companion.errors import JournalError
 from companion.session.events import Event, decode, encode
 from companion.session.salvage import scan_rows, wal_damage
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
@@ -156,6 +159,10 @@ class WriterLock:
                 raise
         # The service's lock file, seen by another user: reading is enough to lock it.
         return os.open(self.path, flags | os.O_RDONLY)
+
+    @property
+    def held(self) -> bool:
+        return bool(self._close.alive)
 
     def release(self) -> None:
         """Let go (again is harmless). The file goes first, while it is still locked."""
@@ -415,6 +422,16 @@ class Journal:
         if self._lock is not None:
             self._lock.release()
 
+    def close_keeping_lock(self) -> WriterLock:
+        """Close the file but go on holding its writer lock, which the caller then owns:
+        to move the file aside (`archive_journal`) with no other process writing it in
+        between. Closing the last connection copies SQLite's log into the file."""
+        if self._lock is None:
+            raise JournalError(f"the journal {self.path} was opened without a writer lock")
+        lock, self._lock = self._lock, None
+        self.db.close()
+        return lock
+
 
 _MISFIT = re.compile(r"journal event (\d+) \(\w+\) does not fit the game")
 
@@ -446,6 +463,77 @@ def unused_name(path: Path) -> Path:
         number += 1
         candidate = path.with_name(f"{path.name}-{number}")
     return candidate
+
+
+def _copy_synced(source: Path, target: Path) -> None:
+    """Copy a file to a new name, on the card before this returns."""
+    with source.open("rb") as reading, target.open("xb") as writing:  # never over a file
+        shutil.copyfileobj(reading, writing)
+        writing.flush()
+        os.fsync(writing.fileno())
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the names made and removed in a folder durable (a rename is, once synced)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def archive_journal(path: Path, lock: WriterLock) -> Path | None:
+    """Move the game at ``path`` aside, to ``<stem>-YYYYmmdd-HHMMSS.sqlite3`` beside it with
+    its write-ahead log, so that a new game can start at ``path``; its new path, or None
+    when there is no file at ``path``. The caller holds the writer lock (no box writes the
+    game meanwhile) and has no connection open on it. JournalError, with nothing moved,
+    when it cannot be moved.
+
+    A power cut at any moment leaves the whole game in one place, at ``path`` or in the
+    archive, never split between them:
+
+    1. the -wal (events a crashed box left out of the main file) is copied to the
+       archive's name and synced: the game is still whole at ``path``;
+    2. the main file is renamed to the archive's name, one atomic step: from then on the
+       archive holds the whole game;
+    3. the -wal and -shm left at ``path`` are removed (SQLite itself drops a -wal it
+       finds beside a missing or empty file, so one left by a cut here is harmless).
+
+    Moving the -wal instead of copying it would split the game whichever went first:
+    the main file without its last events at ``path``, or in the archive."""
+    if not lock.held or lock.journal != path:
+        raise JournalError(f"the journal {path} must be locked before it is archived")
+    if path.is_dir():
+        raise folder_error(path)
+    if not path.exists():
+        return None
+    archived = unused_name(path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+                                          ".sqlite3"))
+    wal, wal_kept = Path(f"{path}-wal"), Path(f"{archived}-wal")
+    copied = False
+    try:
+        if wal.is_file() and wal.stat().st_size > 0:
+            _copy_synced(wal, wal_kept)
+            copied = True
+            _sync_folder(path.parent)  # the copy's name before the rename that needs it
+        os.rename(path, archived)
+    except OSError as exc:
+        if copied:
+            with contextlib.suppress(OSError):
+                wal_kept.unlink()
+        raise JournalError(
+            f"cannot archive the game at {path} ({exc.strerror or exc}); nothing was moved: "
+            "check that its folder can be written and the card has room ('companion "
+            "doctor')") from None
+    try:  # the game is archived whatever happens here: nothing to report as a failure
+        for side in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(f"{path}{side}").unlink()
+        _sync_folder(path.parent)
+    except OSError:
+        log.warning("archived the game at %s to %s, but could not tidy up after it",
+                    path, archived, exc_info=True)
+    return archived
 
 
 @dataclass(frozen=True)

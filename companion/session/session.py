@@ -73,6 +73,10 @@ class GameRecord:
     # each in the order its dice were thrown.
     throws: tuple[tuple[int, ...], ...] = ()
     log: tuple[str, ...] = field(default=(), compare=False)
+    # The scenario as the game was started with it, so that the box can start the same
+    # game again with no file at hand.
+    scenario_toml: str = ""
+    scenario_name: str = ""
 
     def fingerprint(self) -> str:
         """A digest of the game state, to compare a rebuilt game with a replay.
@@ -124,7 +128,9 @@ def apply(
         if record is not None:
             raise RulesError("a game is already under way in this journal")
         found, scenario = parse_scenario(event.scenario_toml, event.scenario_name or "scenario")
-        return GameRecord(found.name, scenario, found.start(scenario), events=1), None
+        return GameRecord(found.name, scenario, found.start(scenario), events=1,
+                          scenario_toml=event.scenario_toml,
+                          scenario_name=event.scenario_name), None
     if record is None:
         raise RulesError("no game has been started; run 'companion new'")
     if ruleset is None:

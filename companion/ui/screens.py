@@ -35,7 +35,7 @@ ITEM_WIDTH = WIDTH - 7 - 4  # a menu item's text beside the scroll bar
 
 KINDS = (
     "idle", "chip", "menu", "roll", "reading", "result", "check", "summary",
-    "error", "warning", "secret", "entry", "status",
+    "error", "warning", "secret", "entry", "status", "start",
 )
 
 # Characters the box writes that the bundled font draws badly or not at all.
@@ -168,6 +168,11 @@ def fits_item(text: str) -> bool:
     """Whether a menu item shows whole when the cursor is on it: on the two rows it
     then may take (`_menu`), beside a scroll bar."""
     return " ".join(wrap(text, ITEM_SIZE, ITEM_WIDTH, 2)) == " ".join(plain(text).split())
+
+
+def body_rows(text: str) -> int:
+    """How many lines of a page's body the text takes (its width less no scroll marks)."""
+    return len(wrap(text, BODY_SIZE, WIDTH - 2 * MARGIN, 99))
 
 
 def fit(text: str, size: int, width: int) -> str:

@@ -21,13 +21,14 @@ TUNES: dict[str, tuple[Note, ...]] = {
     "warning": (("A4", 0.1), (None, 0.06), ("A4", 0.1)),
     "error": (("A3", 0.18), (None, 0.06), ("A3", 0.3)),
     "secret": (("D5", 0.05),),
+    "new_game": (("G4", 0.1), ("C5", 0.1), ("E5", 0.1), ("G5", 0.25)),
 }
 
 # Which tune wins when one input has several cues: the most important first.
 # The end of the turn is heard after whichever wins: see `pick_tunes`.
 PRIORITY = (
     "error", "game_over", "resolve_failed", "death", "berserk", "jam", "pin",
-    "turn_end", "warning", "chip", "dice", "secret",
+    "turn_end", "warning", "chip", "dice", "secret", "new_game",
 )
 
 

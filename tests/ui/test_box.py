@@ -331,10 +331,11 @@ def test_the_menu_s_fixed_items_keep_their_places_whatever_the_state(rig: Rig) -
     rig.press("select")
     menu_now()  # a choice, with a secret roll hidden
     assert all(menu[:4] == fixed for menu in menus), menus
-    assert menus[0] == [*fixed, "Pick chip"]
-    assert menus[1] == menus[2] == [*fixed, "Enter dice"]
-    assert menus[3] == [*fixed, "Enter dice", "Correct dice"]
-    assert menus[4] == [*fixed, "Reveal secret"]
+    # "New game" comes last: every item before it keeps the place it had without it.
+    assert menus[0] == [*fixed, "Pick chip", "New game"]
+    assert menus[1] == menus[2] == [*fixed, "Enter dice", "New game"]
+    assert menus[3] == [*fixed, "Enter dice", "Correct dice", "New game"]
+    assert menus[4] == [*fixed, "Reveal secret", "New game"]
     rig.press("select", long=True)  # the habit: hold SELECT, DOWN, SELECT to undo
     rig.press("down")
     rig.press("select")

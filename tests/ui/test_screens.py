@@ -26,9 +26,11 @@ from PIL import Image, ImageChops
 from uifake import MORALE, SCENARIO_TOML, SMALL_TRAY, use_fake_rules
 from uirig import Rig
 
-from companion.box import DeviceBack, DeviceFault, DiceSeen, SeenDie, TagSeen
+from companion.box import Box, DeviceBack, DeviceFault, DiceSeen, NewGames, SeenDie, TagSeen
 from companion.ports.display import SimDisplay
 from companion.rules.core import AwaitRoll, DiceGroup, DieKind, Odds, RollRequest
+from companion.session.keeper import GameKeeper
+from companion.session.scenario_files import scenario_choices
 from companion.ui import screens
 from companion.ui.screens import (
     DRAWABLE,
@@ -106,6 +108,9 @@ def drive(rig: Rig) -> dict[str, Screen]:
     shot("roll-secret")
     rig.dice(("d6", 4))
     shot("secret-recorded")
+    rig.menu_to("Correct dice")
+    shot("warning-secret-not-corrected")
+    rig.press("select")
     rig.menu_to("Reveal secret")
     shot("secret-reveal-asks")
     rig.press("up")
@@ -155,7 +160,35 @@ def drive(rig: Rig) -> dict[str, Screen]:
     shot("summary")
     rig.menu_to("Game status")
     shot("status")
+    rig.press("select")
+    rig.scenarios.mkdir()
+    (rig.scenarios / "broken.toml").write_text('system = "tenir_le_fort"\ntitle = \n')
+    rig.press("select")  # on the summary: the list of games
+    shot("new-game-list")
+    for _ in range(len(rig.screen.items) - 1):
+        rig.press("down")
+    rig.press("select")  # broken.toml
+    shot("error-scenario-refused")
+    rig.press("select")
+    for _ in range(len(rig.screen.items) - 2):
+        rig.press("up")
+    rig.press("select")  # Tenir le Fort
+    shot("new-game-confirm")
+    rig.press("up")
+    shot("new-game-started")
     return shots
+
+
+def drive_no_game(tmp: Path) -> dict[str, Screen]:
+    """A box started with no game: its list of games."""
+    keeper = GameKeeper.open(tmp / "no-game" / "journal.sqlite3")
+    shown: list[Screen] = []
+    box = Box(keeper.session, show=shown.append, play=lambda name: None,
+              games=NewGames(lambda: scenario_choices(tmp / "no-game" / "scenarios"),
+                             lambda toml, name: keeper.start(toml, name)[0]))
+    box.start()
+    keeper.close()
+    return {"start-a-game": shown[-1]}
 
 
 def drive_small_tray(rig: Rig) -> dict[str, Screen]:
@@ -199,9 +232,11 @@ def play_both(tmp: Path) -> tuple[dict[str, Screen], list[Screen]]:
         rolls = roll_screens(small)
         found |= drive_small_tray(small)
         small.close()
+        empty = drive_no_game(tmp)
     finally:
         monkeypatch.undo()
-    return found | rolls, [*rig.screens, *small.screens, *rolls.values()]
+    return found | rolls | empty, [*rig.screens, *small.screens, *rolls.values(),
+                                   *empty.values()]
 
 
 @pytest.fixture(scope="module")
@@ -237,6 +272,8 @@ NAMES = (
     "error-chip-reader-lost", "idle-reader-down", "warning-device-back", "box-menu",
     "pick-chip", "check-morale-percentile", "error-camera-lost", "roll-camera-down", "entry",
     "entry-last-die", "result-percentile", "entry-correction", "summary", "status",
+    "warning-secret-not-corrected", "new-game-list", "error-scenario-refused",
+    "new-game-confirm", "new-game-started", "start-a-game",
     "footer-two-lines", "long-text",
 )
 

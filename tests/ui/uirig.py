@@ -1,5 +1,7 @@
-"""A referee box on simulated hardware for tests: journal on disk, luma's dummy
-display behind the runner's Outputs (so it can be unplugged), the buzzer on a
+"""A referee box on simulated hardware for tests: journal on disk, held as `companion
+run` holds it (GameKeeper: a game started from the box's menu archives the one before
+it beside it), luma's dummy display behind the runner's Outputs (so it can be
+unplugged), the buzzer on a
 recording mock PWM pin, buttons on mock pins pressed through SimPresser, chips
 through the sim reader and the runner's ChipFeed (draw detector, registry), dice
 through the runner's CameraFeed: tray frames composed from real die photos, the
@@ -19,7 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from companion.box import PER_THROW, Box, BoxInput, ButtonPressed, DiceSeen, SeenDie, TagSeen
+from companion.box import (
+    PER_THROW,
+    Box,
+    BoxInput,
+    ButtonPressed,
+    DiceSeen,
+    NewGames,
+    SeenDie,
+    TagSeen,
+)
 from companion.chips import ChipReaderError, ChipRegistry, SimReader
 from companion.config import DEFAULTS
 from companion.errors import HardwareError
@@ -31,6 +42,8 @@ from companion.rules.core import DieKind
 from companion.runner import CameraFeed, ChipFeed, Outputs
 from companion.session.events import Event
 from companion.session.journal import Journal
+from companion.session.keeper import GameKeeper
+from companion.session.scenario_files import scenario_choices
 from companion.session.session import GameSession
 from companion.simtable import Fingers, SimTable, perfect_camera, scenario_chips, sim_uid
 from companion.ui.screens import Screen
@@ -88,8 +101,10 @@ class Rig:
         # The journal fsyncs every event; on tmpfs (when there is one) that costs nothing.
         shm = Path("/dev/shm")
         self.tmp = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp
-        self.journal = Journal(self.tmp / "journal.sqlite3")
-        self.session = GameSession.new(self.journal, scenario_toml, "test")
+        self.keeper = GameKeeper.open(self.tmp / "journal.sqlite3")
+        self.keeper.start(scenario_toml, "test")
+        self.scenarios = self.tmp / "scenarios"  # the box's [box] scenarios_dir
+        self.archived: list[Path | None] = []  # where each new game put the one before
         self.factory = mock_factory()
         self.clock = FakeClock()
         self.display_plugged = display_plugged
@@ -102,7 +117,8 @@ class Rig:
         self.said: list[str] = []
         self.outputs = Outputs(self._open_display, self.sounder, self._post, clock=self.clock)
         self.box = Box(self.session, show=self._show, play=self._play, say=self.said.append,
-                       most_per_throw=most_per_throw)
+                       most_per_throw=most_per_throw,
+                       games=NewGames(lambda: scenario_choices(self.scenarios), self._start))
         settings = dict(DEFAULTS["controls"])
         settings["kind"] = controls
         self.controls = Controls(settings, self.factory,
@@ -111,6 +127,21 @@ class Rig:
         self.presser = SimPresser(self.controls, self.factory, self.clock)
         self.box.start()
         self.box.pump()
+
+    @property
+    def session(self) -> GameSession:
+        session = self.keeper.session
+        assert session is not None
+        return session
+
+    @property
+    def journal(self) -> Journal:
+        return self.session.journal
+
+    def _start(self, scenario_toml: str, scenario_name: str) -> GameSession:
+        session, archived = self.keeper.start(scenario_toml, scenario_name)
+        self.archived.append(archived)
+        return session
 
     def _post(self, item: BoxInput) -> None:
         self.box.post(item)
@@ -165,7 +196,7 @@ class Rig:
     def close(self) -> None:
         self.controls.close()
         self.sounder.close()
-        self.journal.close()
+        self.keeper.close()
         if self.tmp.parent == Path("/dev/shm"):
             shutil.rmtree(self.tmp, ignore_errors=True)
 
