@@ -555,7 +555,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     p.add_argument("--scenario", metavar="FILE", help="a scenario TOML file")
     p.add_argument("--force", action="store_true", help="archive a game already in the journal")
 
-    p = with_config(command("run", _run, "run the box (resumes the game in the journal)"))
+    p = with_config(command("run", _run, "run the box (resumes the game in the journal; with "
+                            "none, the box offers its list of games)"))
     inputs = p.add_mutually_exclusive_group()
     inputs.add_argument(
         "--keyboard",

@@ -516,7 +516,8 @@ def check_journal(path: Path) -> Check:
         return Check("journal", "fail", f"{path}: cannot be read as SQLite ({error})", fix)
     if not tables:
         return Check("journal", "warn", f"{path} holds no game (an empty file)",
-                     "start the game with `companion new --system NAME` (or --scenario FILE)")
+                     "pick a game on the box's list (it offers one when it starts), or start "
+                     "one with `companion new --system NAME` (or --scenario FILE)")
     if "events" not in tables:
         return Check("journal", "fail", f"{path} is an SQLite file but not a game journal",
                      "set [box] state_dir to the folder of the game's journal.sqlite3")
@@ -547,7 +548,8 @@ def _replay_journal(path: Path, fix: str) -> int | Check:
         try:
             if journal.is_empty():
                 return Check("journal", "warn", f"{path} holds no game (no event recorded)",
-                             "start the game with `companion new --system NAME` (or "
+                             "pick a game on the box's list (it offers one when it starts), "
+                             "or start one with `companion new --system NAME` (or "
                              "--scenario FILE)")
             return replay_journal(journal).events
         finally:

@@ -215,8 +215,10 @@ class DeviceFeed:
         try:
             self._read(now)
         except Exception as exc:  # unplugged mid-game: anything the driver raises
-            self.close()
+            # Said before the close: closing a wedged device can block for a long time,
+            # and the table should hear of it at once.
             self._lost(str(exc) or type(exc).__name__, now)
+            self.close()
             return False
         return True
 
@@ -313,18 +315,23 @@ class ChipFeed(DeviceFeed):
     def __init__(self, open_reader: Callable[[], Any], load_registry: Callable[[], Any],
                  post: Callable[[BoxInput], None], *, repeat_seconds: float = 1.5,
                  clock: Callable[[], float] = time.monotonic, retry_seconds: float = 10.0,
-                 poll_seconds: float = 0.5) -> None:
+                 poll_seconds: float = 0.5,
+                 registry_stamp: Callable[[], object] = lambda: None) -> None:
         from companion.chips import DrawDetector
 
         super().__init__(post, clock, retry_seconds)
         self.open_reader = open_reader
         self.load_registry = load_registry
+        self.registry_stamp = registry_stamp
         self.detector = DrawDetector(repeat_seconds)
         self.poll_seconds = poll_seconds
         self.registry: Any = None
+        self.loaded_stamp: object = None  # the registry file as it was when loaded
+        self.refused_stamp: object = None  # a changed file that could not be loaded
 
     def _open(self) -> Any:
         try:
+            self.loaded_stamp = self.registry_stamp()
             self.registry = self.load_registry()
         except Exception as exc:  # the registry file, not the reader: say so on the screen
             detail = str(exc) or type(exc).__name__
@@ -339,9 +346,39 @@ class ChipFeed(DeviceFeed):
         while read is not None:
             draw = self.detector.feed(read)
             if draw is not None:
-                entry = self.registry.lookup(draw.uid)
+                entry = self._current_registry().lookup(draw.uid)
                 self.post(TagSeen(draw.uid, entry.name if entry else None))
             read = self.handle.poll(0.0)
+
+
+    def _current_registry(self) -> Any:
+        """The registry as its file is now: chips enrolled while the box runs (a sticker
+        sheet printed with --registry, a file copied in) are known at their first draw.
+        A changed file that cannot be loaded (half copied, a typo) leaves the last good
+        registry in use; the log says why, once per version of the file."""
+        stamp = self.registry_stamp()
+        if stamp == self.loaded_stamp:
+            return self.registry
+        try:
+            registry = self.load_registry()
+        except Exception as exc:  # the file being edited: not a reason to lose the reader
+            if stamp != self.refused_stamp:
+                self.refused_stamp = stamp
+                log.warning("the chip registry changed but cannot be used, so the one "
+                            "loaded before stays in use: %s", exc)
+            return self.registry
+        self.registry, self.loaded_stamp = registry, stamp
+        return registry
+
+
+def file_stamp(path: Path) -> tuple[int, int, int] | None:
+    """What changes when a file is written or replaced (modified time, size, inode);
+    None while there is none."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size, status.st_ino
 
 
 class Outputs:
@@ -615,7 +652,7 @@ def _start(args: argparse.Namespace, cfg: Config, stack: contextlib.ExitStack) -
     stopper = Stopper()
     stopper.install()
     if is_pi:
-        threads, camera = _start_inputs(cfg, box, stopper, dice_kinds)
+        threads, camera = _start_inputs(cfg, box, stopper, dice_kinds, factory)
         stack.callback(_join_all, threads)
     stack.callback(stopper.event.set)  # before the threads are joined
     stack.callback(notifier.send, "STOPPING=1")
@@ -832,11 +869,13 @@ class LatestFrame:
 
 
 def make_feeds(
-    cfg: Config, post: Callable[[BoxInput], None], kinds: Callable[[], tuple[str, ...]]
+    cfg: Config, post: Callable[[BoxInput], None], kinds: Callable[[], tuple[str, ...]],
+    pin_factory: Any = None,
 ) -> tuple[CameraFeed, ChipFeed]:
     """The camera and the chip reader as configured; the ArUco chip reader sees the
-    camera's newest frame. `kinds` are the dice the game rolls, asked each time the
-    camera opens (`CameraFeed.renew` opens it again for a new game)."""
+    camera's newest frame, and a reader with a GPIO pin of its own (the RC522's reset)
+    drives it through the box's `pin_factory`. `kinds` are the dice the game rolls,
+    asked each time the camera opens (`CameraFeed.renew` opens it again for a new game)."""
     from companion.chips import ChipRegistry, open_reader
     from companion.ports.camera import open_camera
     from companion.vision_bridge import settle_detector
@@ -847,19 +886,22 @@ def make_feeds(
     settings = cfg["chips"]
     registry_path = cfg.chip_registry_path
     chips = ChipFeed(
-        lambda: open_reader(settings["reader"], settings, camera_frames=latest),
+        lambda: open_reader(settings["reader"], settings, camera_frames=latest,
+                            pin_factory=pin_factory),
         lambda: ChipRegistry.load(registry_path), post,
         repeat_seconds=float(settings["repeat_seconds"]),
+        registry_stamp=lambda: file_stamp(registry_path),
     )
     return camera, chips
 
 
 def _start_inputs(
-    cfg: Config, box: Box, stopper: Stopper, kinds: Callable[[], tuple[str, ...]]
+    cfg: Config, box: Box, stopper: Stopper, kinds: Callable[[], tuple[str, ...]],
+    pin_factory: Any,
 ) -> tuple[list[threading.Thread], CameraFeed]:
     """Reader and camera threads: they post to the box and retry failed devices. The
     camera's feed too, to renew when a new game rolls other dice."""
-    camera, chips = make_feeds(cfg, box.post, kinds)
+    camera, chips = make_feeds(cfg, box.post, kinds, pin_factory)
     frame_seconds = 1.0 / float(cfg["camera"]["fps"])
     threads = [
         threading.Thread(target=_run_feed, args=(feed, stopper, pace), name=feed.device,

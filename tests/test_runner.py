@@ -524,7 +524,7 @@ def test_input_threads_open_the_configured_camera_and_reader(tmp_path: Path) -> 
             self.items.append(item)
 
     inbox, stopper = Inbox(), Stopper()
-    threads, _ = _start_inputs(cfg, inbox, stopper, lambda: ("d6",))  # type: ignore[arg-type]
+    threads, _ = _start_inputs(cfg, inbox, stopper, lambda: ("d6",), None)  # type: ignore[arg-type]
     try:
         deadline = time.monotonic() + 20
         while not any(isinstance(i, DiceSeen) for i in inbox.items):
@@ -636,6 +636,90 @@ def test_a_broken_chip_registry_is_named_and_the_reader_left_alone(tmp_path: Pat
     clock.now += SETUP_RETRY_SECONDS
     assert feed.step() is True
     assert posted.of(DeviceBack) == [DeviceBack("chip reader")] and cable.opens == 1
+
+
+def test_chips_enrolled_while_the_box_runs_are_known_at_their_first_draw(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from companion.chips import ChipRegistry, SimReader
+    from companion.ports.controls import FakeClock
+    from companion.runner import ChipFeed, file_stamp
+
+    clock, posted = FakeClock(), Recorder()
+    reader = SimReader(clock=clock)
+    registry = tmp_path / "chips.toml"
+    ChipRegistry().enroll("04A1B2C3D4E5F6", "Legion 1", "unit").save(registry)
+    feed = ChipFeed(lambda: reader, lambda: ChipRegistry.load(registry), posted, clock=clock,
+                    poll_seconds=0.0, registry_stamp=lambda: file_stamp(registry))
+
+    def draw(uid: str) -> object:
+        clock.now += 5.0  # a new draw, not the same chip still on the reader
+        reader.present(uid)
+        feed.step()
+        return posted.of(TagSeen)[-1]
+
+    assert draw("A1B2C3D4") == TagSeen("A1B2C3D4", None)
+    ChipRegistry.load(registry).enroll("A1B2C3D4", "Capt Dupont", "leader").save(registry)
+    assert draw("A1B2C3D4") == TagSeen("A1B2C3D4", "Capt Dupont")  # no restart needed
+    registry.write_text("[[[ half copied\n")
+    assert draw("A1B2C3D4") == TagSeen("A1B2C3D4", "Capt Dupont")  # the last good one
+    assert draw("04A1B2C3D4E5F6") == TagSeen("04A1B2C3D4E5F6", "Legion 1")
+    assert [r.levelname for r in caplog.records if "cannot be used" in r.message] == ["WARNING"]
+    assert not posted.of(DeviceFault)  # the reader itself is fine
+
+
+def test_the_chip_readers_own_pin_is_driven_through_the_boxs_pin_factory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import config
+    from companion.runner import make_feeds
+
+    class SpiDev:  # an RC522 that answers its version register, as a real one does
+        def open(self, bus: int, device: int) -> None:
+            pass
+
+        def xfer2(self, data: list[int]) -> list[int]:
+            return [0, 0x92][: len(data)]
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=SpiDev))
+    (tmp_path / "box.toml").write_text('[chips]\nreader = "rc522"\nrst_pin = 25\n')
+    factory = MockFactory()
+    _, chips = make_feeds(config.load(tmp_path / "box.toml"), Recorder(), lambda: ("d6",),
+                          factory)
+    assert chips.step() is True  # the reader opened and polled
+    assert factory.pin(25).state == 1  # the box's factory, not gpiozero's global one
+    chips.close()
+
+
+def test_a_failing_device_is_reported_before_it_is_closed() -> None:
+    """Closing a wedged device (a hung camera) can block: the table hears first."""
+    from companion.ports.controls import FakeClock
+    from companion.runner import CameraFeed
+
+    happened: list[str] = []
+
+    class HungCamera:
+        def capture(self) -> object:
+            raise OSError("camera sent no frame for 2 s")
+
+        def close(self) -> None:
+            happened.append("closed")
+
+    class Detector:
+        def disarm(self) -> None:
+            pass
+
+    feed = CameraFeed(HungCamera, Detector, lambda item: happened.append(type(item).__name__),
+                      clock=FakeClock())
+    assert feed.step() is False
+    assert happened == ["DeviceFault", "closed"]
 
 
 def test_a_box_that_cannot_start_says_why_on_its_display(
