@@ -123,6 +123,9 @@ class SeenDie:
 class DiceSeen:
     dice: tuple[SeenDie, ...]
     unreadable: tuple[tuple[tuple[int, ...], str], ...] = ()
+    # The dice of the throw read before moved, with too little movement for anyone to
+    # have thrown (a die toppled over after it was read): not a new throw.
+    nudged: bool = False
 
 
 @dataclass(frozen=True)
@@ -522,6 +525,14 @@ class Box:
         if not isinstance(step, AwaitRoll) or self.ui.mode == "entry":
             return  # dice rolled for fun between steps, or while typing them in
         request = step.request
+        if seen.nudged and self.ui.refused_at != self._throw_now():
+            # Dice of the throw already taken moved (a die toppled over): nobody threw,
+            # so it is neither this roll nor the next throw of a split one. A refused
+            # throw is the exception: its cocked die falling flat completes it.
+            self.warn("Dice moved", "A die moved after it was read. Roll when asked.",
+                      "a die moved after the last throw was read; not taken as a new throw. "
+                      "If the move counts, correct the roll (menu: Correct dice).")
+            return
         if seen.unreadable:
             self._refuse_unreadable(seen)
             return

@@ -9,7 +9,6 @@ a test checks it matches `DEFAULTS`.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -221,20 +220,13 @@ def rotation_problem(rotate: int) -> str:
             "screens are 128x64: use 0, or 2 for a panel mounted upside down")
 
 
-#: The keys of [dice.calibration], as `companion dice calibrate` writes them.
-CALIBRATION_KEYS = ("version", "frame_size", "die_px", "gains", "tray", "corners")
-_RECALIBRATE = "run `companion dice calibrate` again"
-
-
-def _number(value: Any, whole: bool = False) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return isinstance(value, int) if whole else math.isfinite(value)
-
-
 def _check_dice(where: str, dice: Mapping[str, Any]) -> None:
     """The calibration table and the logo-face folder, checked here: the camera thread
-    meets them only on the Pi, where a bad one would leave the box without dice."""
+    meets them only on the Pi, where a bad one would leave the box without dice. The
+    calibration's rules are the dice reader's own (`Calibration.from_dict`, pure Python:
+    no OpenCV is loaded for it), so the config accepts exactly what the reader reads."""
+    from companion.vision.types import Calibration, VisionError
+
     logo_dir = dice["logo_faces_dir"]
     if logo_dir and Path(logo_dir).expanduser().exists() and not Path(
             logo_dir).expanduser().is_dir():
@@ -242,54 +234,10 @@ def _check_dice(where: str, dice: Mapping[str, Any]) -> None:
             f"{where}: [dice] logo_faces_dir = {logo_dir!r} is a file, not a folder; name the "
             "folder `companion dice teach --store` writes to, or leave it empty"
         )
-    table = dice["calibration"]
-    name = f"{where}: [dice.calibration]"
-    unknown = sorted(set(table) - set(CALIBRATION_KEYS))
-    if unknown:
-        raise ConfigError(f"{name} has unknown key(s) {', '.join(unknown)}; its keys are: "
-                          f"{', '.join(CALIBRATION_KEYS)}; {_RECALIBRATE}")
-
-    def pairs(key: str, value: Any, count: int, what: str, whole: bool = False) -> list[Any]:
-        if not isinstance(value, list) or len(value) != count or not all(
-                _number(v, whole) for v in value):
-            raise ConfigError(f"{name} {key} = {value!r} must be {what}; {_RECALIBRATE}")
-        return value
-
-    version = table.get("version", 1)
-    if not _number(version, whole=True) or version < 1:
-        raise ConfigError(f"{name} version = {version!r} must be a whole number from 1; "
-                          f"{_RECALIBRATE}")
-    width, height = pairs("frame_size", table.get("frame_size", [640, 640]), 2,
-                          "[WIDTH, HEIGHT] in whole pixels", whole=True)
-    if width <= 0 or height <= 0:
-        raise ConfigError(f"{name} frame_size = {[width, height]} must be positive; "
-                          f"{_RECALIBRATE}")
-    die_px = table.get("die_px", 0.0)
-    if not _number(die_px) or not 0 <= die_px < 10 * max(width, height):
-        raise ConfigError(f"{name} die_px = {die_px!r} is not a die size in pixels; use 0 "
-                          f"(measure it in each frame) to {10 * max(width, height)}, or "
-                          f"{_RECALIBRATE}")
-    gains = pairs("gains", table.get("gains", [1.0, 1.0, 1.0]), 3,
-                  "three numbers, the blue, green and red gains")
-    if not all(0 < g <= 10 for g in gains):
-        raise ConfigError(f"{name} gains = {gains!r} is out of range; each gain is above 0 "
-                          f"and at most 10; {_RECALIBRATE}")
-    if "tray" in table:
-        x, y, w, h = pairs("tray", table["tray"], 4, "[X, Y, WIDTH, HEIGHT] in whole pixels",
-                           whole=True)
-        if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > width or y + h > height:
-            raise ConfigError(f"{name} tray = {table['tray']!r} does not fit in the "
-                              f"{width}x{height} frame_size; {_RECALIBRATE}")
-    if "corners" in table:
-        corners = table["corners"]
-        if not isinstance(corners, list) or len(corners) != 4:
-            raise ConfigError(f"{name} corners = {corners!r} must be four [X, Y] points; "
-                              f"{_RECALIBRATE}")
-        for point in corners:
-            x, y = pairs("corners", point, 2, "an [X, Y] point")
-            if not (-1 <= x <= width + 1 and -1 <= y <= height + 1):
-                raise ConfigError(f"{name} corners point {point!r} is outside the "
-                                  f"{width}x{height} frame_size; {_RECALIBRATE}")
+    try:
+        Calibration.from_dict(dice["calibration"])
+    except VisionError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 #: GPIO pins the buses take: I2C bus 1 (the display), and SPI 0 when a chip reader uses it.

@@ -214,6 +214,10 @@ class DeviceFeed:
                 self.post(DeviceBack(self.device))
         try:
             self._read(now)
+        except SetupFault as exc:  # the device answers, but what reads it cannot
+            self._lost(str(exc), now, exc.title, exc.text)
+            self.close()
+            return False
         except Exception as exc:  # unplugged mid-game: anything the driver raises
             # Said before the close: closing a wedged device can block for a long time,
             # and the table should hear of it at once.
@@ -302,9 +306,19 @@ class CameraFeed(DeviceFeed):
         frame = self.handle.capture()
         if self.on_frame is not None:
             self.on_frame(frame)
-        reading = self.detector.feed(frame, now)
+        try:
+            reading = self.detector.feed(frame, now)
+        except Exception as exc:
+            # The reader, not the camera: a frame of another shape than the calibration
+            # (the [camera] size changed), a model giving nonsense. The screen says so
+            # rather than sending the referee to the cable.
+            if not isinstance(exc, (CompanionError, ValueError)):  # not a user's error
+                log.warning("the dice reader failed on a frame", exc_info=True)
+            detail = str(exc) or type(exc).__name__
+            raise SetupFault(f"the dice reader failed: {detail}", "Dice reader broken",
+                             _sentence(detail)) from exc
         if reading is not None:
-            self.post(reading_to_seen(reading))
+            self.post(reading_to_seen(reading, self.detector.last_report_nudged))
 
 
 class ChipFeed(DeviceFeed):

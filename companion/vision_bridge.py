@@ -11,11 +11,13 @@ from companion.box import DiceSeen, SeenDie
 from companion.config import Config
 
 
-def reading_to_seen(reading: Any) -> DiceSeen:
-    """A vision FrameReading as the box's DiceSeen input."""
+def reading_to_seen(reading: Any, nudged: bool = False) -> DiceSeen:
+    """A vision FrameReading as the box's DiceSeen input; `nudged`: the settle detector
+    saw too little movement before it for a throw (`SettleDetector.last_report_nudged`)."""
     return DiceSeen(
         tuple(SeenDie(d.kind, int(d.value), tuple(d.box)) for d in reading.dice),
         tuple((tuple(u.box), u.reason) for u in reading.unreadable),
+        nudged,
     )
 
 

@@ -566,11 +566,11 @@ def test_a_camera_whose_open_raises_a_vision_error_is_reported_lost() -> None:
     assert cable.opens in (2, 3)  # still retried every 5 s
 
 
-def test_a_bad_dice_calibration_in_the_config_posts_a_fault_and_the_thread_lives(
+def test_a_dice_setting_the_reader_refuses_posts_a_fault_and_the_thread_lives(
     tmp_path: Path,
 ) -> None:
-    """The config checks the calibration's shape; the reader finds the rest (here: four
-    corners on one line) when the camera thread opens it on the Pi."""
+    """The config checks what it can (the calibration whole); the reader finds the rest
+    (here: a logo-face folder that is not there) when the camera thread opens it."""
     import threading
 
     from companion import config
@@ -578,9 +578,9 @@ def test_a_bad_dice_calibration_in_the_config_posts_a_fault_and_the_thread_lives
 
     (tmp_path / "box.toml").write_text(
         f'[camera]\nsource = "files"\npath = "{tmp_path}"\n'
-        "[dice.calibration]\ncorners = [[0, 0], [100, 100], [200, 200], [300, 300]]\n"
+        f'[dice]\nlogo_faces_dir = "{tmp_path / "no-such-folder"}"\n'
     )
-    cfg = config.load(tmp_path / "box.toml")  # accepted: each corner is a point in the frame
+    cfg = config.load(tmp_path / "box.toml")  # accepted: the folder may be made later
     posted, stopper = Recorder(), Stopper()
     camera, _ = make_feeds(cfg, posted, lambda: ("d6",))
     thread = threading.Thread(target=_run_feed, args=(camera, stopper, 0.05), daemon=True)
@@ -598,8 +598,8 @@ def test_a_bad_dice_calibration_in_the_config_posts_a_fault_and_the_thread_lives
     assert not thread.is_alive()
     [fault] = posted.of(DeviceFault)
     assert isinstance(fault, DeviceFault) and fault.device == "camera"
-    assert fault.message.startswith("the dice reader cannot start: the tray corners")
-    assert fault.title == "Dice reader broken" and "recalibrate" in fault.text
+    assert fault.message.startswith("the dice reader cannot start: the logo-face folder")
+    assert fault.title == "Dice reader broken" and "does not exist" in fault.text
 
 
 def test_a_broken_chip_registry_is_named_and_the_reader_left_alone(tmp_path: Path) -> None:
@@ -696,6 +696,44 @@ def test_the_chip_readers_own_pin_is_driven_through_the_boxs_pin_factory(
     assert chips.step() is True  # the reader opened and polled
     assert factory.pin(25).state == 1  # the box's factory, not gpiozero's global one
     chips.close()
+
+
+def test_a_reader_that_fails_on_a_frame_is_named_not_called_a_lost_camera() -> None:
+    from companion.ports.controls import FakeClock
+    from companion.runner import SETUP_RETRY_SECONDS, CameraFeed
+    from companion.vision.types import VisionError
+
+    clock, posted, cable = FakeClock(), Recorder(), Cable()
+
+    class Camera:
+        def capture(self) -> object:
+            return "frame"
+
+        def close(self) -> None:
+            pass
+
+    class Detector:
+        def disarm(self) -> None:
+            pass
+
+        def feed(self, frame: object, now: float) -> object:
+            raise VisionError("this 640x480 frame is not the 640x640 of the calibration")
+
+    def open_camera() -> Camera:
+        cable.opens += 1
+        return Camera()
+
+    feed = CameraFeed(open_camera, Detector, posted, clock=clock, retry_seconds=5.0)
+    assert feed.step() is False
+    [fault] = posted.of(DeviceFault)
+    assert isinstance(fault, DeviceFault) and fault.title == "Dice reader broken"
+    assert fault.text.startswith("This 640x480 frame is not")
+    clock.now += 10.0  # a camera retry would come now; a setting is mended by a person
+    feed.step()
+    assert cable.opens == 1
+    clock.now += SETUP_RETRY_SECONDS
+    feed.step()
+    assert cable.opens == 2
 
 
 def test_a_failing_device_is_reported_before_it_is_closed() -> None:

@@ -26,18 +26,28 @@ import numpy as np
 from .imageio import check_frame
 from .perspective import order_corners
 from .reader import DiceReader
-from .types import Calibration, VisionError
+from .types import Box, Calibration, VisionError
 
 THUMB = 200
+#: The median of several frames is taken this many rows at a time: a median over whole
+#: 12 MP frames took +633 MB (numpy sorts a float64 copy of the stack).
+MEDIAN_ROWS = 64
 #: A floor whose corners all lie within this share of its size from its bounding box's is
 #: taken as seen straight on (no straightening).
 UPRIGHT_WITHIN = 0.05
+_ADVICE = ("check --tray, --corners and --die-px, or calibrate with the whole tray floor "
+           "in view")
 
 
-def _floor(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """The tray floor as a mask of a small thumbnail, and the thumbnail's scale."""
+def _floor(frame: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """The tray floor as a mask of a small thumbnail, and the thumbnail's scales (x, y).
+
+    The scales are the same but for a frame so narrow that its short side would be under
+    8 thumbnail pixels (the thumbnail is then taller, or wider, than the frame's shape)."""
     h, w = frame.shape[:2]
     s = THUMB / max(h, w)
+    sx = s if int(w * s) >= 8 else 8 / w
+    sy = s if int(h * s) >= 8 else 8 / h
     small = cv2.resize(frame, (max(8, int(w * s)), max(8, int(h * s))),
                        interpolation=cv2.INTER_AREA)
     small = cv2.medianBlur(small, 5)
@@ -64,15 +74,15 @@ def _floor(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
     # covering under a tenth of the frame is a patch of floor, not the tray.
     if area < 0.1 * sh * sw or area < 0.5 * bw * bh:
         return None
-    return region, s
+    return region, sx, sy
 
 
-def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
+def find_tray(frame: np.ndarray) -> Box | None:
     """Bounding box (x, y, w, h) of the tray floor, or None when it cannot be told apart."""
     floor = _floor(frame)
     if floor is None:
         return None
-    region, s = floor
+    region, sx, sy = floor
     sh, sw = region.shape
     x, y, bw, bh = cv2.boundingRect(region)
     # Grow by 6 % a side: the fill stops where sloped walls or bevels start to shade, but
@@ -80,7 +90,10 @@ def find_tray(frame: np.ndarray) -> tuple[int, int, int, int] | None:
     gx, gy = 0.06 * bw, 0.06 * bh
     x0, y0 = max(0.0, x - gx), max(0.0, y - gy)
     x1, y1 = min(float(sw), x + bw + gx), min(float(sh), y + bh + gy)
-    return (round(x0 / s), round(y0 / s), round((x1 - x0) / s), round((y1 - y0) / s))
+    # Rounding the corner and the size apart can reach a pixel past the frame's edge.
+    h, w = frame.shape[:2]
+    tx, ty = round(x0 / sx), round(y0 / sy)
+    return (tx, ty, min(round((x1 - x0) / sx), w - tx), min(round((y1 - y0) / sy), h - ty))
 
 
 def find_tray_corners(frame: np.ndarray) -> np.ndarray | None:
@@ -90,7 +103,7 @@ def find_tray_corners(frame: np.ndarray) -> np.ndarray | None:
     floor = _floor(frame)
     if floor is None:
         return None
-    region, s = floor
+    region, sx, sy = floor
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     if cv2.contourArea(hull) > 1.15 * np.count_nonzero(region):
@@ -112,11 +125,11 @@ def find_tray_corners(frame: np.ndarray) -> np.ndarray | None:
     upright = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]], np.float32)
     if np.abs(quad - upright).max() <= UPRIGHT_WITHIN * max(bw, bh):
         return None
-    corners: np.ndarray = quad / s
+    corners: np.ndarray = quad / np.array([sx, sy], np.float32)
     return corners
 
 
-def white_balance(frame: np.ndarray, tray: tuple[int, int, int, int] | None
+def white_balance(frame: np.ndarray, tray: Box | None
                   ) -> tuple[float, float, float]:
     x, y, w, h = tray if tray is not None else (0, 0, frame.shape[1], frame.shape[0])
     floor = frame[y:y + h, x:x + w].reshape(-1, 3)
@@ -127,9 +140,25 @@ def white_balance(frame: np.ndarray, tray: tuple[int, int, int, int] | None
     return (round(float(gains[0]), 4), round(float(gains[1]), 4), round(float(gains[2]), 4))
 
 
+def median_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
+    """The per-pixel median of three or more frames of one size (the first of one or two:
+    the median of two is their mean, which keeps half of a hand seen in one of them).
+
+    Taken MEDIAN_ROWS rows at a time, so it costs a few MB beyond the frames themselves
+    whatever their size."""
+    first = frames[0]
+    if len(frames) < 3:
+        return first
+    out = np.empty_like(first)
+    for y in range(0, first.shape[0], MEDIAN_ROWS):
+        strip = np.stack([f[y:y + MEDIAN_ROWS] for f in frames])
+        out[y:y + MEDIAN_ROWS] = np.median(strip, axis=0).astype(np.uint8)
+    return out
+
+
 def calibrate_from_frames(
     frames: Sequence[np.ndarray],
-    tray: tuple[int, int, int, int] | None = None,
+    tray: Box | None = None,
     die_px: float | None = None,
     white_balance_on: bool = True,
     kinds: tuple[str, ...] = ("d6", "d10"),
@@ -140,7 +169,9 @@ def calibrate_from_frames(
     ``tray``, ``corners`` (the floor's four corners, for a camera at an angle) and
     ``die_px`` override the automatic values (in the frames' pixels; ``die_px`` in the
     straightened view when there are corners). Corners are looked for only when no
-    ``tray`` is given.
+    ``tray`` is given. Three or more frames are median-combined (``median_frame``); of two,
+    the first is used. The result is checked as the box checks its config
+    (``Calibration.from_dict``).
     """
     if not frames:
         raise VisionError("calibration needs at least one frame of the tray")
@@ -150,8 +181,8 @@ def calibrate_from_frames(
     if any(f.shape != first.shape for f in checked):
         raise VisionError("all calibration frames must have the same size (same camera mode)")
     # The median of several frames removes a passing hand or a flicker.
-    frame = np.median(np.stack(checked), axis=0).astype(np.uint8) if len(checked) > 2 \
-        else first
+    frame = median_frame(checked)
+    del checked
     quad = (order_corners(corners) if corners is not None
             else find_tray_corners(frame) if tray is None else None)
     if quad is not None:
@@ -160,7 +191,7 @@ def calibrate_from_frames(
                               f"{w}x{h} frame")
         x0, y0 = quad.min(axis=0)
         x1, y1 = quad.max(axis=0)
-        found_tray: tuple[int, int, int, int] | None = (
+        found_tray: Box | None = (
             int(x0), int(y0), round(float(x1 - x0)), round(float(y1 - y0)))
     else:
         found_tray = tray if tray is not None else find_tray(frame)
@@ -173,6 +204,9 @@ def calibrate_from_frames(
         (round(float(x), 1), round(float(y), 1)) for x, y in quad)
     cal = Calibration(frame_size=(w, h), tray=found_tray, die_px=0.0, gains=gains,
                       corners=corner_list)
+    # The box's own checks (a sliver of a tray, corners off the frame...), so that what is
+    # saved is what it will load, said in terms of this command's options.
+    Calibration.from_dict(cal.to_dict(), advice=_ADVICE)
     picture = frame.copy()
     if die_px is None:
         # Only dice actually read count: a screw head or a stain must not set the scale.
@@ -182,7 +216,7 @@ def calibrate_from_frames(
         if quad is not None:
             view = reader.view_of(frame)
             found_in_view = DiceReader(Calibration(frame_size=(view.shape[1], view.shape[0])),
-                                       kinds=kinds).read(view).dice
+                                       kinds=kinds, models=reader.models).read(view).dice
             sizes = [max(d.box[2], d.box[3]) for d in found_in_view]
         else:
             sizes = [max(b[2], b[3]) for b in found]
@@ -190,6 +224,7 @@ def calibrate_from_frames(
         for b in found:
             cv2.rectangle(picture, (b[0], b[1]), (b[0] + b[2], b[1] + b[3]), (0, 200, 255), 2)
     cal = replace(cal, die_px=round(float(die_px), 2))
+    Calibration.from_dict(cal.to_dict(), advice=_ADVICE)
     thickness = max(2, w // 400)
     if quad is not None:
         cv2.polylines(picture, [quad.round().astype(np.int32)], True, (0, 255, 0), thickness)

@@ -9,26 +9,36 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
-from companion.argtypes import whole_number
+from companion.argtypes import hardware_option, whole_number
 
 from .bench import IMAGE_SUFFIXES, run_bench
 from .calibrate import calibrate_from_frames
-from .imageio import MAX_PIXELS, image_reduction, load_image
-from .logos import LogoStore
+from .files import write_atomically
+from .imageio import MAX_PIXELS, check_frame, image_reduction, load_image
+from .logos import MAX_PICTURES_PER_VALUE, LogoStore
 from .reader import DiceReader
 from .types import KINDS, Calibration, FrameReading, VisionError
 
+if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.ports.camera import Camera
+
 DEFAULT_STORE = Path("~/.local/share/companion/logo-faces")
+#: `--camera` with no number: the camera of the box's config ([camera]).
+BOX_CAMERA = "box"
+#: Frames dropped after a live camera starts, while its exposure settles.
+WARM_UP_FRAMES = 5
 
 
 def _positive_pixels(text: str) -> float:
@@ -42,17 +52,46 @@ def _positive_pixels(text: str) -> float:
     return value
 
 
+def _camera_index(text: str) -> int | str:
+    """``--camera N``: a USB camera's index; ``--camera`` alone (or ``box``): BOX_CAMERA."""
+    if text == BOX_CAMERA:
+        return text
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a camera index; give --camera alone for the box's camera, or "
+            "--camera N for USB camera N")
+    return int(text)
+
+
+def _face_value(text: str) -> int:
+    if text.strip() not in ("1", "2", "3", "4", "5", "6"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a d6 face value; a logo stands "
+                                         "for a value from 1 to 6")
+    return int(text)
+
+
 def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     dice = subparsers.add_parser("dice", help="read dice with the camera (vision tools)")
     sub = dice.add_subparsers(dest="dice_command", required=True, metavar="ACTION")
 
-    def common(p: argparse.ArgumentParser) -> None:
+    def common(p: argparse.ArgumentParser, kinds: bool = True) -> None:
         p.add_argument("--config", type=Path, default=None,
-                       help="TOML file with a [dice] calibration table to use")
-        p.add_argument("--kinds", default="d6",
-                       help=f"comma-separated dice kinds to expect ({', '.join(KINDS)})")
-        p.add_argument("--store", type=Path, default=DEFAULT_STORE,
-                       help="folder of taught logo faces (default %(default)s)")
+                       help="the box's config file: its [dice.calibration] table is used "
+                            "(and its [camera] with --camera)")
+        if kinds:
+            p.add_argument("--kinds", default="d6",
+                           help=f"comma-separated dice kinds to expect ({', '.join(KINDS)})")
+        p.add_argument("--store", type=Path, default=None,
+                       help=f"folder of taught logo faces (default {DEFAULT_STORE}, when it "
+                            "exists)")
+
+    def camera(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--camera", nargs="?", const=BOX_CAMERA, default=None,
+                       type=_camera_index, metavar="N",
+                       help="grab frames from the box's camera, as [camera] of the config "
+                            "sets it (picamera2 on the Pi, its resolution); --camera N: "
+                            "USB camera N instead, at [camera] width x height")
+        hardware_option(p)
 
     p = sub.add_parser("read", help="read dice in image files")
     p.add_argument("images", nargs="+", type=Path)
@@ -73,29 +112,34 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
     p = sub.add_parser("teach", help="learn a logo face from a few frames")
     p.add_argument("--from", dest="source", type=Path, nargs="*", default=[],
                    help="image files or folders showing dice with the logo face up")
-    p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
+    camera(p)
     p.add_argument("--frames", type=whole_number(1), default=5,
                    help="frames to grab from the camera")
-    p.add_argument("--value", type=int, default=6, help="the value the logo stands for")
+    p.add_argument("--value", type=_face_value, default=6,
+                   help="the d6 value the logo stands for, 1-6 (default %(default)s)")
     p.add_argument("--name", default="logo", help="a name for this dice set")
-    common(p)
+    common(p, kinds=False)
     p.set_defaults(func=cmd_teach)
 
     p = sub.add_parser("calibrate", help="find the tray, die size and lighting; save them")
     p.add_argument("--from", dest="source", type=Path, nargs="*", default=[],
                    help="image files or folders of the tray (empty, or a few dice lying flat)")
-    p.add_argument("--camera", type=int, default=None, help="camera index to grab frames")
-    p.add_argument("--frames", type=whole_number(1), default=5)
-    p.add_argument("--tray", default=None, help="tray floor as X,Y,W,H pixels (override)")
-    p.add_argument("--corners", default=None,
-                   help="the tray floor's four corners as X1,Y1,...,X4,Y4 pixels, for a "
-                        "camera at an angle (override; found by itself when it can be)")
+    camera(p)
+    p.add_argument("--frames", type=whole_number(1), default=5,
+                   help="frames to grab from the camera (three or more are median-combined)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--tray", default=None, help="tray floor as X,Y,W,H pixels (override)")
+    where.add_argument("--corners", default=None,
+                       help="the tray floor's four corners as X1,Y1,...,X4,Y4 pixels, for a "
+                            "camera at an angle (override; found by itself when it can be; "
+                            "the tray is then the box around them)")
     p.add_argument("--die-px", type=_positive_pixels, default=None,
                    help="die size in pixels (override)")
     p.add_argument("--picture", type=Path, default=Path("dice-calibration.jpg"),
                    help="where to save the annotated picture (default %(default)s)")
     p.add_argument("--config", type=Path, default=None,
-                   help="TOML file to write the [dice] table into (default: print it)")
+                   help="the box's config file, to write the [dice.calibration] table into "
+                        "(default: print it); its [camera] is used with --camera")
     p.set_defaults(func=cmd_calibrate)
 
 
@@ -134,12 +178,23 @@ def load_calibration(config: Path | None) -> Calibration | None:
     if not isinstance(table, dict):
         raise VisionError(f"{config}: [dice] calibration must be a table; run `companion "
                           f"dice calibrate --config {config}` again")
-    return Calibration.from_dict(table)
+    try:
+        return Calibration.from_dict(table)
+    except VisionError as e:
+        raise VisionError(f"{config}: {e}") from None
+
+
+def logo_store(args: argparse.Namespace) -> Path | None:
+    """The logo-face folder to read with: ``--store`` (which must exist), else the default
+    one if anything was ever taught into it."""
+    if args.store is not None:
+        return Path(args.store).expanduser()
+    default = DEFAULT_STORE.expanduser()
+    return default if default.is_dir() else None
 
 
 def make_reader(args: argparse.Namespace) -> DiceReader:
-    return DiceReader(load_calibration(args.config), parse_kinds(args.kinds),
-                      Path(args.store).expanduser())
+    return DiceReader(load_calibration(args.config), parse_kinds(args.kinds), logo_store(args))
 
 
 def image_paths(sources: list[Path]) -> list[Path]:
@@ -152,7 +207,80 @@ def image_paths(sources: list[Path]) -> list[Path]:
     return out
 
 
-def grab_frames(sources: list[Path], camera: int | None, count: int) -> Iterator[np.ndarray]:
+def box_config(args: argparse.Namespace) -> Config:
+    """The box's config named by ``--config`` (else $COMPANION_CONFIG or the default file),
+    with ``--hw``, for its [camera]. A named file that does not exist yet (``dice
+    calibrate`` will create it) counts as the defaults, and one the box refuses only for
+    its calibration is read without it: calibrating again is how that is mended."""
+    from companion import config as config_module
+    from companion.errors import ConfigError
+
+    path, hardware = args.config, getattr(args, "hw", None)
+    if path is None:
+        return config_module.load(None, hardware=hardware)
+    data: dict[str, Any] = {}
+    if Path(path).exists():
+        try:
+            return config_module.load(path, hardware=hardware)
+        except ConfigError:
+            data = _without_calibration(Path(path))
+            if not data:
+                raise
+    hardware = hardware or os.environ.get(config_module.HW_ENV)
+    if hardware:
+        data.setdefault("box", {})["hardware"] = hardware
+    try:
+        return config_module.validate(data, where=str(path))
+    except ConfigError:
+        if not data or not Path(path).exists():
+            raise
+        # Not the calibration after all: the box's own message about the file.
+        return config_module.load(path, hardware=hardware)
+
+
+def _without_calibration(path: Path) -> dict[str, Any]:
+    """The config file's tables less any dice calibration (this layout's or an older one),
+    or {} when it cannot be read as TOML."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    dice = data.get("dice")
+    if isinstance(dice, dict):
+        for key in ("calibration", *_OLD_CALIBRATION_KEYS):
+            dice.pop(key, None)
+    return data
+
+
+def open_frames_camera(args: argparse.Namespace) -> tuple[Camera, int]:
+    """The camera ``--camera`` names, opened as the box opens it (``open_camera``), and how
+    many frames to drop while its exposure settles.
+
+    ``--camera``: the config's [camera] (picamera2 on the Pi, at its width and height, so
+    that a calibration is made at the resolution the box reads). ``--camera N``: USB camera
+    N (cv2.VideoCapture) at [camera] width x height, for a desktop.
+    """
+    from companion.errors import HardwareError
+    from companion.ports import camera as camera_port
+
+    cfg = box_config(args)
+    settings = dict(cfg["camera"])
+    if args.camera != BOX_CAMERA:
+        settings.update(source="video", path=str(args.camera))
+    try:
+        opened = camera_port.open_camera(settings, cfg.hardware)
+    except HardwareError as e:
+        hint = ("" if args.camera != BOX_CAMERA else
+                "; or name a USB camera with --camera N")
+        raise HardwareError(f"{e}{hint}") from None
+    return opened, 0 if settings["source"] == "files" else WARM_UP_FRAMES
+
+
+def grab_frames(sources: list[Path], count: int,
+                open_camera: Callable[[], tuple[Camera, int]] | None = None
+                ) -> Iterator[np.ndarray]:
+    """The images of ``sources`` (files or folders), else ``count`` frames of the camera
+    that ``open_camera`` opens (None: no camera was named)."""
     if sources:
         paths = image_paths(sources)
         if not paths:
@@ -160,23 +288,24 @@ def grab_frames(sources: list[Path], camera: int | None, count: int) -> Iterator
         for p in paths:
             yield load_image(p)
         return
-    if camera is None:
-        raise VisionError("give image files with --from PATH, or a camera with --camera N")
-    cap = cv2.VideoCapture(camera)
+    if open_camera is None:
+        raise VisionError("give image files with --from PATH, or a camera: --camera for the "
+                          "box's, --camera N for USB camera N")
+    camera, warm_up = open_camera()
     try:
-        if not cap.isOpened():
-            raise VisionError(f"camera {camera} cannot be opened; check the cable and that no "
-                              "other program is using it")
-        for _ in range(5):  # let auto-exposure settle
-            cap.read()
-        for _ in range(max(1, count)):
-            ok, frame = cap.read()
-            if not ok or frame is None:
-                raise VisionError(f"camera {camera} gave no picture")
-            yield frame
-            time.sleep(0.1)
+        for _ in range(warm_up):  # let auto-exposure settle
+            camera.capture()
+        for i in range(max(1, count)):
+            if i:
+                time.sleep(0.1)
+            yield check_frame(camera.capture())
     finally:
-        cap.release()
+        camera.close()
+
+
+def _frames(args: argparse.Namespace) -> Iterator[np.ndarray]:
+    opener = None if args.camera is None else (lambda: open_frames_camera(args))
+    return grab_frames(args.source, args.frames, opener)
 
 
 def draw_overlay(frame: np.ndarray, reading: FrameReading) -> np.ndarray:
@@ -228,7 +357,7 @@ def write_calibration(config: Path, calibration: dict[str, Any]) -> None:
     from companion.config import validate
     from companion.errors import ConfigError
 
-    text = config.read_text() if config.exists() else ""
+    text = config.read_text(encoding="utf-8") if config.exists() else ""
     out: list[str] = []
     section = ""
     for line in text.splitlines(keepends=True):
@@ -250,7 +379,9 @@ def write_calibration(config: Path, calibration: dict[str, Any]) -> None:
                           "fix it by hand") from e
     except ConfigError as e:
         raise VisionError(f"{e}; fix {config} by hand, then calibrate again") from e
-    config.write_text(new)
+    # Whole or not at all (a power cut must not leave the box half a config), with the
+    # file's permissions kept.
+    write_atomically(config, new.encode("utf-8"))
 
 
 # ------------------------------------------------------------------------- handlers
@@ -313,16 +444,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_teach(args: argparse.Namespace) -> int:
     reader = DiceReader(load_calibration(args.config), ("d6",))
     embs, patches = [], []
-    for frame in grab_frames(args.source, args.camera, args.frames):
+    for frame in _frames(args):
         for _box, emb, patch in reader.embed_dice(frame):
             embs.append(emb)
             patches.append(patch)
     if not embs:
         raise VisionError("no dice found in the frames; put the dice logo-up in the tray, "
                           "well lit and apart, and try again")
-    path = LogoStore.save(args.store, args.name, args.value, np.concatenate(embs),
+    store = DEFAULT_STORE if args.store is None else args.store
+    path = LogoStore.save(store, args.name, args.value, np.concatenate(embs),
                           np.stack(patches), reader.models.d6_id)
-    print(f"learned the {args.name!r} logo face as {args.value} from {len(embs)} dice; "
+    kept = ("" if len(patches) <= MAX_PICTURES_PER_VALUE else
+            f" (keeping the pictures of {MAX_PICTURES_PER_VALUE}, spread over the frames)")
+    print(f"learned the {args.name!r} logo face as {args.value} from {len(embs)} dice{kept}; "
           f"saved {path}")
     return 0
 
@@ -345,7 +479,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             raise VisionError("--corners must be X1,Y1,X2,Y2,X3,Y3,X4,Y4 in pixels "
                               f"(8 numbers, not {len(v)})")
         corners = list(zip(v[::2], v[1::2], strict=True))
-    frames = list(grab_frames(args.source, args.camera, args.frames))
+    frames = list(_frames(args))
+    if len(frames) == 2:
+        print("two frames: only the first is used (the median of two would keep half of "
+              "anything passing in one); give three or more to have them median-combined",
+              file=sys.stderr)
     die_px = args.die_px
     reduced = max(map(image_reduction, image_paths(args.source)), default=1)
     if reduced > 1:  # photos decoded smaller: what was given in their pixels comes along

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .types import VisionError
+from .types import Box, VisionError
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "dice"
 
@@ -75,7 +75,7 @@ def compose_tray(
 def compose_tray_with_boxes(
     values: Sequence[int], kind: str | Sequence[str], rng: random.Random, *,
     frame_size: tuple[int, int] = (640, 640), d10_px: float = D10_SIZE,
-) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+) -> tuple[np.ndarray, list[Box]]:
     """``compose_tray`` in a ``frame_size`` (width, height) frame with ten-sided dice
     ``d10_px`` across (d6s in proportion), and each die's box (x, y, w, h)."""
     tray, crops = _assets()
@@ -101,7 +101,7 @@ def compose_tray_with_boxes(
     frame = np.clip(frame.astype(np.float32) * rng.uniform(0.9, 1.05), 0, 255).astype(np.uint8)
     h, w = frame.shape[:2]
     placed: list[tuple[float, float, float]] = []
-    boxes: list[tuple[int, int, int, int]] = []
+    boxes: list[Box] = []
     margin = max(d6_px if k == "d6" else d10_px for k in kinds) if kinds else d6_px
     for k, v in zip(kinds, values, strict=True):
         sprite = rng.choice(crops[k][int(v)])
@@ -120,7 +120,7 @@ def compose_tray_with_boxes(
 def _paste(
     frame: np.ndarray, sprite: np.ndarray, cx: float, cy: float, size: float, angle: float,
     rng: random.Random,
-) -> tuple[int, int, int, int]:
+) -> Box:
     """Paste an RGBA die crop centred at (cx, cy), the die's outline ``size`` across."""
     alpha = sprite[..., 3]
     ys, xs = np.nonzero(alpha > 128)

@@ -16,15 +16,12 @@ DET_DIE_PX = 22.0
 #: Side of the square crop fed to the d6 classifier and to the digit classifier.
 D6_CROP = 40
 DIGIT_CROP = 48
+#: The d6 reader's crop side as a multiple of the die's box (some margin for box error).
+D6_CROP_SCALE = 1.3
 #: The digit reader's crop side as a multiple of the detector's box (the d6 reader's is
-#: ``crop_scale``). Tighter: the detector's box of a d10 is ~0.87 x its outline, so this is
+#: ``D6_CROP_SCALE``). Tighter: the detector's box of a d10 is ~0.87 x its outline, so this is
 #: about the whole die, and the middle number gets more pixels than with a looser crop.
 DIGIT_CROP_SCALE = 1.15
-
-
-def crop_scale(out: int) -> float:
-    """Crop side as a multiple of the die's box size (some margin for box error)."""
-    return 1.3
 
 
 def normalise_frame(img_bgr: np.ndarray) -> np.ndarray:

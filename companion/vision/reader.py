@@ -21,7 +21,7 @@ Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -33,16 +33,24 @@ from .logos import PATCH_SIDE, PATCH_SPAN, READ_SIDE, LogoStore
 from .models import Models, load_models
 from .nets_meta import (
     D6_CROP,
+    D6_CROP_SCALE,
     DET_DIE_PX,
     DET_STRIDE,
     DIGIT_CROP,
     DIGIT_CROP_SCALE,
-    crop_scale,
     normalise_crop_batch,
     normalise_frame,
 )
 from .perspective import Straightening
-from .types import KINDS, Calibration, DieReading, FrameReading, UnreadableDie, VisionError
+from .types import (
+    KINDS,
+    Box,
+    Calibration,
+    DieReading,
+    FrameReading,
+    UnreadableDie,
+    VisionError,
+)
 
 #: Heatmap peak score for a detection to be considered at all.
 DET_THRESHOLD = 0.3
@@ -118,7 +126,7 @@ MAX_DET_SIDE = 960
 #: sharpest-to-blurriest train/ die spans 0.14..3; a 2-pixel Gaussian blur puts half the
 #: dice under 0.05.
 BLUR_THRESHOLD = 0.1
-#: Crop side (pixels, for a crop of crop_scale x the die) at which sharpness is measured;
+#: Crop side (pixels, for a crop of D6_CROP_SCALE x the die) at which sharpness is measured;
 #: BLUR_THRESHOLD and FEATURELESS_BELOW were chosen at this size.
 SHARPNESS_SIDE = 32
 #: Below this sharpness a candidate that no network takes for a face is a featureless blob
@@ -168,7 +176,7 @@ class _Candidate:
     score: float
 
     @property
-    def box(self) -> tuple[int, int, int, int]:
+    def box(self) -> Box:
         return (
             round(self.cx - self.w / 2), round(self.cy - self.h / 2),
             round(self.w), round(self.h),
@@ -178,12 +186,12 @@ class _Candidate:
 @dataclass(frozen=True)
 class _View:
     image: np.ndarray
-    tray: tuple[int, int, int, int] | None
+    tray: Box | None
     die_px: float
     straightening: Straightening | None
     frame_size: tuple[int, int]
 
-    def box_back(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    def box_back(self, box: Box) -> Box:
         if self.straightening is None:
             return box
         return self.straightening.box_back(box, *self.frame_size)
@@ -201,21 +209,43 @@ class DiceReader:
         calibration: Calibration | None = None,
         kinds: tuple[str, ...] = ("d6",),
         logo_faces_dir: Path | None = None,
+        *,
+        models: Models | None = None,
     ) -> None:
+        """A reader of ``kinds`` (``KINDS``). ``calibration`` is checked as the config's
+        is (``Calibration.from_dict``). ``logo_faces_dir``: a folder of taught logo faces,
+        which must exist (``LogoStore.load``). ``models``: networks already loaded by
+        another reader of this thread (``load_models``), to save loading them again.
+
+        Raises VisionError, naming the file or setting, when a model it needs is missing
+        or damaged, or the calibration or the logo store cannot be used.
+        """
+        if not kinds:
+            raise VisionError(f"no dice kinds given; choose from {', '.join(KINDS)}")
         bad = [k for k in kinds if k not in KINDS]
-        if bad or not kinds:
+        if bad:
             raise VisionError(
-                f"unknown dice kind(s) {bad or kinds}; choose from {', '.join(KINDS)}"
+                f"unknown dice kind(s) {', '.join(map(str, bad))}; choose from "
+                f"{', '.join(KINDS)}"
             )
-        self.calibration = calibration or Calibration()
+        self.calibration = (calibration or Calibration()).checked()
         self.kinds = tuple(kinds)
         # Digit classes (d10 0-9, percentile 00-90, not a face) allowed by ``kinds``.
         self._digit_classes = np.array(
             [k in self.kinds for k in ["d10"] * 10 + ["percentile"] * 10] + [True], np.float32
         )
-        self.models: Models = load_models()
-        self.logos = (LogoStore.load(logo_faces_dir, self.models.d6_id) if logo_faces_dir
-                      else LogoStore.empty())
+        # Every model the kinds need is loaded and checked here, so that a reader that
+        # cannot read is refused when it is made (at the box's start), not mid-game.
+        needs_digits = "d10" in self.kinds or "percentile" in self.kinds
+        if models is None:
+            models = load_models(need_digits=needs_digits)
+        elif needs_digits and models.digits is None:
+            raise VisionError("the d10/percentile model is missing; reinstall companion")
+        self.models: Models = models
+        self.logos = (LogoStore.load(logo_faces_dir, self.models.d6_id,
+                                     self.models.embedding_width)
+                      if logo_faces_dir else LogoStore.empty())
+        self._light_lut: tuple[tuple[float, float, float], np.ndarray | None] | None = None
 
     # ------------------------------------------------------------------ public
 
@@ -230,7 +260,7 @@ class DiceReader:
                             key=_reading_order)
         return FrameReading(tuple(dice), tuple(unreadable), (time.perf_counter() - t0) * 1000)
 
-    def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
+    def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[Box, float]]:
         """(box, detector score) of every die-like object, before any reading or refusal."""
         view = self._view(frame_bgr)
         h, w = view.image.shape[:2]
@@ -239,7 +269,7 @@ class DiceReader:
 
     def embed_dice(
         self, frame_bgr: np.ndarray, min_score: float = 0.5
-    ) -> list[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]]:
+    ) -> list[tuple[Box, np.ndarray, np.ndarray]]:
         """For teaching logo faces: (box, 4 embeddings at quarter turns, the face's picture
         for ``LogoStore``) per die."""
         view = self._view(frame_bgr)
@@ -276,16 +306,23 @@ class DiceReader:
         return _View(straightening.view(frame), None, die_px, straightening, (w, h))
 
     def _normalise_light(self, frame: np.ndarray) -> np.ndarray:
+        lut = self._gains_lut()
+        return frame if lut is None else cv2.LUT(frame, lut)
+
+    def _gains_lut(self) -> np.ndarray | None:
+        """The calibrated gains as one 256x1x3 table (None: no correction), made once per
+        calibration: one cv2.LUT pass over the three channels."""
         g = self.calibration.gains
-        if all(abs(x - 1.0) < 1e-3 for x in g):
-            return frame
-        lut = np.stack(
-            [np.clip(np.arange(256) * gi, 0, 255).astype(np.uint8) for gi in g], axis=1
-        )
-        return cv2.merge([cv2.LUT(frame[..., i], lut[:, i]) for i in range(3)])
+        if self._light_lut is None or self._light_lut[0] != g:
+            lut = None
+            if not all(abs(x - 1.0) < 1e-3 for x in g):
+                lut = np.stack([np.clip(np.arange(256) * gi, 0, 255).astype(np.uint8)
+                                for gi in g], axis=1).reshape(256, 1, 3)
+            self._light_lut = (g, lut)
+        return self._light_lut[1]
 
     def _detect_all(
-        self, frame: np.ndarray, tray: tuple[int, int, int, int] | None, die_px: float
+        self, frame: np.ndarray, tray: Box | None, die_px: float
     ) -> list[_Candidate]:
         h, w = frame.shape[:2]
         # Only the tray (plus a margin, to see dice half outside it) is searched.
@@ -389,7 +426,7 @@ class DiceReader:
         return _suppress(cands)
 
     def _read_candidates(
-        self, frame: np.ndarray, cands: list[_Candidate], tray: tuple[int, int, int, int] | None
+        self, frame: np.ndarray, cands: list[_Candidate], tray: Box | None
     ) -> tuple[list[DieReading], list[UnreadableDie]]:
         if not cands:
             return [], []
@@ -532,7 +569,7 @@ class DiceReader:
         return best[1], best[2], best[0]
 
     def _judge(
-        self, frame: np.ndarray, c: _Candidate, tray: tuple[int, int, int, int] | None,
+        self, frame: np.ndarray, c: _Candidate, tray: Box | None,
         geometry: str | None, kind: str | None, prob: float, sharpness: float,
         min_prob: float = MIN_CLASS_PROB,
     ) -> str | None:
@@ -551,7 +588,7 @@ class DiceReader:
             return geometry
         if sharpness < BLUR_THRESHOLD:
             return "blurred"
-        if kind is None or prob < min_prob:
+        if kind is None or not prob >= min_prob:  # NaN-safe: a NaN is never enough
             return "unclear face"
         return None
 
@@ -659,7 +696,7 @@ def _rein_in_sizes(cands: list[_Candidate], median_size: float) -> None:
             c.h *= k
 
 
-def _share_inside(c: _Candidate, tray: tuple[int, int, int, int]) -> float:
+def _share_inside(c: _Candidate, tray: Box) -> float:
     """How much of the candidate's box lies inside the tray (0-1)."""
     tx, ty, tw, th = tray
     ix = min(c.cx + c.w / 2, tx + tw) - max(c.cx - c.w / 2, tx)
@@ -706,7 +743,7 @@ def _geometry_flags(cands: list[_Candidate]) -> list[str | None]:
 def _crop(
     frame: np.ndarray, c: _Candidate, out: int, scale: float | None = None
 ) -> np.ndarray:
-    side = max(c.w, c.h) * (crop_scale(out) if scale is None else scale)
+    side = max(c.w, c.h) * (D6_CROP_SCALE if scale is None else scale)
     s = out / side
     m = np.array([[s, 0, out / 2 - c.cx * s], [0, s, out / 2 - c.cy * s]], np.float32)
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
@@ -772,12 +809,8 @@ def _standing_out(frame: np.ndarray, c: _Candidate, cands: list[_Candidate]) -> 
     return float(np.linalg.norm(np.median(lab[middle], axis=0) - floor)) / (spread + 3.0)
 
 
-def _clip_box(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+def _clip_box(box: Box, w: int, h: int) -> Box:
     x, y, bw, bh = box
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(w, x + bw), min(h, y + bh)
     return (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
-
-
-def read_many(reader: DiceReader, frames: Iterable[np.ndarray]) -> list[FrameReading]:
-    return [reader.read(f) for f in frames]

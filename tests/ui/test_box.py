@@ -168,6 +168,29 @@ def test_unreadable_die_is_named_by_its_place_not_its_pixels(rig: Rig) -> None:
     assert not any("x200" in line or "y40" in line for line in rig.said)
 
 
+def test_dice_that_moved_without_a_throw_are_not_a_roll(rig: Rig) -> None:
+    """The camera saw a die of the last throw topple over: nobody threw."""
+    to_fire(rig)
+    events = len(rig.events())
+    three = tuple(SeenDie("d6", v, (i * 40, 0, 30, 30)) for i, v in enumerate((2, 6, 5)))
+    rig.box.handle(DiceSeen(three, nudged=True))
+    assert rig.screen.kind == "warning" and rig.screen.title == "Dice moved"
+    assert len(rig.events()) == events and isinstance(rig.box.step, AwaitRoll)
+    rig.press("select")
+    rig.box.handle(DiceSeen(three))  # thrown
+    assert len(rig.events()) == events + 1
+
+
+def test_a_refused_throw_is_completed_by_its_cocked_die_falling_flat(rig: Rig) -> None:
+    to_fire(rig)
+    events = len(rig.events())
+    two = (SeenDie("d6", 5, (0, 0, 30, 30)), SeenDie("d6", 2, (80, 0, 30, 30)))
+    rig.box.handle(DiceSeen(two, (((40, 0, 30, 30), "cocked"),)))
+    assert rig.screen.title == "Reroll"
+    rig.box.handle(DiceSeen((*two, SeenDie("d6", 4, (40, 0, 30, 30))), nudged=True))
+    assert len(rig.events()) == events + 1  # the throw, now whole, is taken
+
+
 def test_unreadable_dice_agree_in_number(rig: Rig) -> None:
     to_fire(rig)
     rig.box.handle(DiceSeen((), (((0, 0, 0, 0), "cocked"),)))
@@ -810,7 +833,7 @@ def test_a_broken_registry_or_dice_setting_is_named_not_called_a_lost_device(
     assert [s.title for s in errors] == ["Chip registry broken", "Dice reader broken"]
     assert errors[0].lines[0].startswith("chips.toml: not valid TOML")
     assert errors[0].lines[0].endswith("Pick chips by hand: SEL on the draw screen.")
-    assert errors[1].lines[0].startswith("Calibration die_px = -5.0 is not a die size")
+    assert errors[1].lines[0].startswith("[dice.calibration] die_px = -5 is not a die size")
     assert errors[1].lines[0].endswith("Enter the dice by hand: SEL on the roll screen.")
     assert not any("lost" in s.title for s in rig.screens)
     assert any(str(registry) in line for line in rig.said)  # the whole story in the log

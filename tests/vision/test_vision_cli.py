@@ -8,6 +8,7 @@ import random
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -37,7 +38,7 @@ def test_read_json_and_overlay(tmp_path: Path, capsys: pytest.CaptureFixture[str
     img = tmp_path / "tray.png"
     cv2.imwrite(str(img), compose_tray([1, 6, 3], "d6", random.Random(2)))
     assert _run(["dice", "read", str(img), "--json", "--overlay", str(tmp_path / "ov"),
-                 "--store", str(tmp_path / "none")]) == 0
+                 "--store", str(tmp_path)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data[0]["image"] == str(img)
     # Every die is either read correctly or refused; never a wrong value.
@@ -110,7 +111,7 @@ def test_calibrate_prints_and_saves(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert box_config["dice"]["calibration"]["tray"] == [12, 12, 590, 590]
     assert make_reader(box_config).calibration.tray == (12, 12, 590, 590)
     assert _run(["dice", "read", str(img), "--config", str(cfg), "--store",
-                 str(tmp_path / "s")]) == 0
+                 str(tmp_path)]) == 0
 
 
 def test_calibrate_into_the_example_config(tmp_path: Path) -> None:
@@ -177,7 +178,7 @@ def test_a_photo_over_the_pixel_limit_is_read_smaller_with_boxes_in_its_own_pixe
     monkeypatch.setattr(imageio, "MAX_PIXELS", w * h)
     as_decoded = tmp_path / "as-decoded.png"  # the very pixels the reader gets, losslessly
     cv2.imwrite(str(as_decoded), imageio.load_image(phone))
-    store = str(tmp_path / "none")
+    store = str(tmp_path)
     assert _run(["dice", "read", str(as_decoded), str(phone), "--json", "--store", store]) == 0
     small, large = json.loads(capsys.readouterr().out)
     assert small["decoded_at"] == 1 and large["decoded_at"] == 0.5
@@ -202,3 +203,162 @@ def test_calibrating_from_a_photo_read_smaller_takes_the_tray_in_its_own_pixels(
     table = tomllib.loads(out)["dice"]["calibration"]
     assert table["frame_size"] == [640, 640] and table["tray"] == [12, 12, 590, 590]
     assert "read at 1/2 size; --tray, --corners and --die-px are taken in their own" in err
+
+
+# ---- the box's camera, the config file, the options -----------------------------------
+
+
+class _FakeCamera:
+    """What `companion.ports.camera.open_camera` returns, recording how it was opened."""
+
+    opened: ClassVar[list[tuple[dict[str, object], str]]] = []
+
+    def __init__(self, settings: dict[str, object], hardware: str) -> None:
+        _FakeCamera.opened.append((dict(settings), hardware))
+        self.frame = compose_tray([2, 5], "d6", random.Random(3))
+        self.captured = 0
+        self.closed = False
+
+    def capture(self) -> np.ndarray:
+        self.captured += 1
+        return self.frame
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake_camera(monkeypatch: pytest.MonkeyPatch) -> type[_FakeCamera]:
+    from companion.ports import camera as camera_port
+
+    _FakeCamera.opened = []
+    monkeypatch.setattr(camera_port, "open_camera", _FakeCamera)
+    monkeypatch.setattr("companion.vision.cli.time.sleep", lambda s: None)
+    monkeypatch.delenv(config.CONFIG_ENV, raising=False)
+    monkeypatch.delenv(config.HW_ENV, raising=False)
+    return _FakeCamera
+
+
+def test_the_camera_commands_open_the_boxs_camera_as_configured(
+    tmp_path: Path, fake_camera: type[_FakeCamera], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--camera` was a bare cv2.VideoCapture(N) at the driver's default size: a Pi camera
+    could not be reached, and a calibration was made at another resolution than the box's."""
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text('[box]\nhardware = "pi"\n[camera]\nwidth = 640\nheight = 640\n')
+    assert _run(["dice", "calibrate", "--camera", "--frames", "3", "--config", str(cfg),
+                 "--picture", str(tmp_path / "seen.jpg")]) == 0
+    settings, hardware = fake_camera.opened[-1]
+    assert (settings["source"], settings["width"], settings["height"], hardware) == \
+        ("picamera2", 640, 640, "pi")
+    assert tomllib.loads(cfg.read_text())["dice"]["calibration"]["frame_size"] == [640, 640]
+    # --camera N: that USB camera (desktop), at the configured size; --hw as for `run`.
+    assert _run(["dice", "teach", "--camera", "2", "--frames", "2", "--config", str(cfg),
+                 "--hw", "sim", "--store", str(tmp_path / "faces")]) == 0
+    settings, hardware = fake_camera.opened[-1]
+    assert (settings["source"], settings["path"], settings["width"], hardware) == \
+        ("video", "2", 640, "sim")
+    assert "learned" in capsys.readouterr().out
+
+
+def test_a_camera_that_cannot_open_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.cli import main
+
+    monkeypatch.delenv(config.CONFIG_ENV, raising=False)
+    monkeypatch.delenv(config.HW_ENV, raising=False)
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text('[box]\nhardware = "sim"\n')  # picamera2, the default, needs the Pi
+    assert main(["dice", "calibrate", "--camera", "--config", str(cfg)]) != 0
+    err = capsys.readouterr().err
+    assert err.startswith('error: [camera] source = "picamera2" needs the Pi')
+    assert "--camera N" in err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["dice", "calibrate", "--from", "x.jpg", "--tray", "1,2,3,4", "--corners", "1,2,3,4,5,6,7,8"],
+     "argument --corners: not allowed with argument --tray"),
+    (["dice", "teach", "--camera", "--value", "7"], "argument --value: '7' is not a d6 face"),
+    (["dice", "teach", "--from", "x.jpg", "--kinds", "d10"], "unrecognized arguments: --kinds"),
+    (["dice", "calibrate", "--camera", "usb"], "argument --camera: 'usb' is not a camera index"),
+])
+def test_options_that_cannot_work_are_refused_before_any_frame(
+    argv: list[str], says: str, fake_camera: type[_FakeCamera],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from companion.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert says in capsys.readouterr().err
+    assert not fake_camera.opened
+
+
+def test_calibrate_writes_the_config_whole_and_keeps_its_permissions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import stat
+
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), compose_tray([2, 5], "d6", random.Random(3)))
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text('[dice]\nstill_seconds = 0.3\n')
+    cfg.chmod(0o640)
+    argv = ["dice", "calibrate", "--from", str(img), "--picture", str(tmp_path / "seen.jpg"),
+            "--config", str(cfg)]
+    assert _run(argv) == 0
+    assert stat.S_IMODE(cfg.stat().st_mode) == 0o640
+    written = cfg.read_text()
+    assert "[dice.calibration]" in written
+
+    def power_cut(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", power_cut)  # files.write_atomically's
+    with pytest.raises(OSError, match="Input/output"):
+        _run([*argv, "--tray", "12,12,590,590"])
+    assert cfg.read_text() == written  # the old file whole, nothing left beside it
+    assert sorted(os.listdir(tmp_path)) == ["companion.toml", "frame.png", "seen.jpg"]
+
+
+def test_two_frames_are_not_median_combined_and_calibrate_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for k in range(2):
+        cv2.imwrite(str(tmp_path / f"f{k}.png"), compose_tray([2, 5], "d6", random.Random(3)))
+    assert _run(["dice", "calibrate", "--from", str(tmp_path), "--picture",
+                 str(tmp_path / "seen.jpg")]) == 0
+    assert "two frames: only the first is used" in capsys.readouterr().err
+
+
+def test_a_named_logo_store_must_exist_the_default_one_need_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.vision import cli as vision_cli
+
+    img = str(DATA_DIR / "sample-1.jpg")
+    with pytest.raises(VisionError, match=r"logo-face folder .*typo does not exist"):
+        _run(["dice", "read", img, "--store", str(tmp_path / "typo")])
+    monkeypatch.setattr(vision_cli, "DEFAULT_STORE", tmp_path / "never-taught")
+    assert _run(["dice", "read", img]) == 0
+
+
+def test_calibrating_from_the_camera_mends_a_calibration_the_box_refuses(
+    tmp_path: Path, fake_camera: type[_FakeCamera]
+) -> None:
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text('[camera]\nsource = "video"\nwidth = 640\nheight = 640\n'
+                   "[dice.calibration]\ngains = [0.0, 0.0, 0.0]\n")
+    with pytest.raises(config.ConfigError, match="gains"):
+        config.load(cfg)
+    assert _run(["dice", "calibrate", "--camera", "--frames", "3", "--config", str(cfg),
+                 "--picture", str(tmp_path / "seen.jpg")]) == 0
+    assert fake_camera.opened[-1][0]["width"] == 640
+    assert config.load(cfg)["dice"]["calibration"]["gains"] != [0.0, 0.0, 0.0]
+    # A fault elsewhere in the file is still the box's to report.
+    cfg.write_text('[camera]\nwidth = 5\n')
+    with pytest.raises(config.ConfigError, match=r"\[camera\] width = 5"):
+        _run(["dice", "calibrate", "--camera", "--config", str(cfg)])

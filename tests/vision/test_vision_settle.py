@@ -1,4 +1,6 @@
-"""Settling: tumbling dice, then still, then a hand passing: exactly one roll is reported."""
+"""Settling: tumbling dice, then still, then a hand passing: exactly one roll is reported.
+
+Single dice moving, light, shadows and dice thrown again: test_vision_settle_scenes.py."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.vision import DiceReader, FrameReading, SettleDetector, compose_tray
 
@@ -52,6 +55,28 @@ def test_exactly_one_roll_is_reported(reader: DiceReader) -> None:
     assert sorted(d.value for d in reading.dice) == sorted(values)
     # Reported within 0.2 s of stillness plus one frame of measurement, at 30 fps.
     assert (i - first_still) / FPS <= 0.2 + 1.5 / FPS
+
+
+@pytest.mark.parametrize("fps", [30.0, 25.0, 120.0])
+def test_the_report_comes_still_seconds_after_the_first_still_frame(
+    reader: DiceReader, fps: float,
+) -> None:
+    """As docs/vision.md says: the first frame of the dice at rest starts the wait, and
+    the frame ``still_seconds`` later (to the next frame) is read and reported, also with
+    timestamps summed frame by frame, as a camera's clock gives them."""
+    frames, first_still = _sequence([2, 6, 3], 4)
+    lying = frames[first_still + 1:first_still + 21]  # the dice at rest, camera noise
+    frames = frames[:first_still + 1] + lying * 3
+    det = SettleDetector(reader, still_seconds=0.2)
+    t, times, reported = 0.0, [], None
+    for f in frames:
+        times.append(t)
+        if det.feed(f, t) is not None:
+            reported = t
+            break
+        t += 1 / fps
+    assert reported is not None and det.last_still_start == times[first_still]
+    assert 0.2 - 1e-9 <= reported - times[first_still] < 0.2 + 1 / fps - 1e-9
 
 
 def test_a_new_roll_is_reported_again(reader: DiceReader) -> None:

@@ -49,9 +49,9 @@ sys.path.insert(0, str(ROOT))
 from companion.vision import synth  # noqa: E402
 from companion.vision.nets_meta import (  # noqa: E402
     D6_CROP,
+    D6_CROP_SCALE,
     DET_STRIDE,
     DIGIT_CROP,
-    crop_scale,
     normalise_crop_batch,
     normalise_frame,
 )
@@ -543,7 +543,7 @@ def crop_from(
     d = die * rng.uniform(1 - jitter, 1 + jitter)
     cx += rng.uniform(-jitter, jitter) * die
     cy += rng.uniform(-jitter, jitter) * die
-    side = d * crop_scale(out)
+    side = d * D6_CROP_SCALE
     m = affine_about((cx, cy), ang, out / side, np.eye(2) if squash is None else squash,
                      (out / 2, out / 2))
     return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_AREA if side > out else
