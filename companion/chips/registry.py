@@ -23,9 +23,7 @@ Decisions:
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import tomllib
 import unicodedata
 from collections.abc import Iterable
@@ -35,6 +33,7 @@ from typing import Any
 
 from companion.chips.base import UidError, normalize_uid
 from companion.errors import CompanionError
+from companion.files import write_atomically
 
 ROLES: tuple[str, ...] = ("unit", "leader", "weapon", "special")
 MAX_NAME_LENGTH = 40
@@ -230,30 +229,11 @@ class ChipRegistry:
         return "\n".join(lines) + "\n"
 
     def save(self, path: Path) -> None:
-        """Atomic: a temp file in the same folder, fsync, then os.replace, so a pulled
-        plug leaves the old file or the new one, never half of one."""
+        """Atomic (`write_atomically`), so a pulled plug leaves the old file or the new
+        one, never half of one."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(self.dumps())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        try:  # make the rename itself durable; not possible on every filesystem
-            dir_fd = os.open(path.parent, os.O_RDONLY)
-        except OSError:
-            return
-        try:
-            os.fsync(dir_fd)
-        except OSError:
-            pass
-        finally:
-            os.close(dir_fd)
+        write_atomically(path, self.dumps().encode("utf-8"))
 
 
 def _name_key(name: str) -> str:

@@ -830,3 +830,20 @@ def larger_share_kept(
     if b_now * a_start > a_now * b_start:
         return sides[1]
     return None
+
+
+H = TypeVar("H")
+
+
+def merged_handlers(*tables: Mapping[str, H]) -> dict[str, H]:
+    """One dispatch table from the step modules' own (a system's `play/` package): a
+    question's key, persisted in journaled states, must have exactly one handler, so a
+    key claimed twice is a bug, found when the game module is imported."""
+    merged: dict[str, H] = {}
+    for table in tables:
+        for key, handler in table.items():
+            if key in merged:
+                raise AssertionError(f"two handlers for {key!r}")
+            merged[key] = handler
+    return merged
+

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from companion.errors import JournalError
+from companion.files import sync_folder
 from companion.session.events import Event, decode, encode
 from companion.session.salvage import scan_rows, wal_damage
 
@@ -473,15 +474,6 @@ def _copy_synced(source: Path, target: Path) -> None:
         os.fsync(writing.fileno())
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make the names made and removed in a folder durable (a rename is, once synced)."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def archive_journal(path: Path, lock: WriterLock) -> Path | None:
     """Move the game at ``path`` aside, to ``<stem>-YYYYmmdd-HHMMSS.sqlite3`` beside it with
     its write-ahead log, so that a new game can start at ``path``; its new path, or None
@@ -515,7 +507,7 @@ def archive_journal(path: Path, lock: WriterLock) -> Path | None:
         if wal.is_file() and wal.stat().st_size > 0:
             _copy_synced(wal, wal_kept)
             copied = True
-            _sync_folder(path.parent)  # the copy's name before the rename that needs it
+            sync_folder(path.parent)  # the copy's name before the rename that needs it
         os.rename(path, archived)
     except OSError as exc:
         if copied:
@@ -529,7 +521,7 @@ def archive_journal(path: Path, lock: WriterLock) -> Path | None:
         for side in ("-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 Path(f"{path}{side}").unlink()
-        _sync_folder(path.parent)
+        sync_folder(path.parent)
     except OSError:
         log.warning("archived the game at %s to %s, but could not tidy up after it",
                     path, archived, exc_info=True)

@@ -21,10 +21,10 @@ import cv2
 import numpy as np
 
 from companion.argtypes import hardware_option, whole_number
+from companion.files import write_atomically
 
 from .bench import IMAGE_SUFFIXES, run_bench
 from .calibrate import calibrate_from_frames
-from .files import write_atomically
 from .imageio import MAX_PIXELS, check_frame, image_reduction, load_image
 from .logos import MAX_PICTURES_PER_VALUE, LogoStore
 from .reader import DiceReader

@@ -35,7 +35,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .files import write_atomically
+from companion.files import write_atomically
+
 from .types import VisionError
 
 #: Cosine similarity of d6 embeddings needed for a match (skull: 0.82-0.98 on new frames).

@@ -218,7 +218,7 @@ def cut_at(step: int, monkeypatch: pytest.MonkeyPatch, *,
             return real(*args, **kwargs)
         return run
 
-    for name in ("_copy_synced", "_sync_folder"):
+    for name in ("_copy_synced", "sync_folder"):
         monkeypatch.setattr(journal_module, name, counted(name, getattr(journal_module, name)))
     monkeypatch.setattr(journal_module.os, "rename", counted("rename", os.rename))
     monkeypatch.setattr(Path, "unlink", counted("unlink", Path.unlink))

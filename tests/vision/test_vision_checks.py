@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import tracemalloc
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -119,26 +118,3 @@ def test_calibrate_refuses_what_the_box_would_refuse() -> None:
         calibrate_from_frames([frame], corners=[(0, 0), (640, 0), (640, 3), (0, 3)])
     with pytest.raises(VisionError, match=r"die_px = 1.0 is not a die size"):
         calibrate_from_frames([frame], die_px=1.0)
-
-
-def test_a_file_written_whole_keeps_its_link_and_mode(tmp_path: Path) -> None:
-    import os
-    import stat
-
-    from companion.vision.files import write_atomically
-
-    real = tmp_path / "etc" / "companion.toml"
-    real.parent.mkdir()
-    real.write_text("old\n")
-    real.chmod(0o600)
-    link = tmp_path / "companion.toml"
-    link.symlink_to(real)
-    write_atomically(link, b"new\n")
-    assert link.is_symlink() and real.read_text() == "new\n"
-    assert stat.S_IMODE(real.stat().st_mode) == 0o600
-    assert os.listdir(real.parent) == ["companion.toml"]
-    fresh = tmp_path / "fresh.txt"
-    write_atomically(fresh, b"x")
-    umask = os.umask(0)
-    os.umask(umask)
-    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~umask

@@ -19,9 +19,6 @@ input and are done by `_settle`. `MELEE_WINS` (a melee's count, now defined in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TypeVar
-
 from companion.rules.core import (
     AwaitChoice,
     AwaitRoll,
@@ -34,6 +31,7 @@ from companion.rules.core import (
     Transition,
     check_input,
     counted,
+    merged_handlers,
 )
 from companion.rules.fortboard import board, tables
 from companion.rules.fortboard.layout import BRIDGE
@@ -98,23 +96,9 @@ def start(scenario: Scenario) -> GameState:
 
 # ---------------------------------------------------------------- dispatch
 
-H = TypeVar("H")
-
-
-def _by_kind(*per_module: Mapping[str, H]) -> dict[str, H]:
-    """One table from the step modules' own: an ask kind handled twice is a bug."""
-    merged: dict[str, H] = {}
-    for table in per_module:
-        for kind, handler in table.items():
-            if kind in merged:
-                raise AssertionError(f"two handlers for {kind!r}")
-            merged[kind] = handler
-    return merged
-
-
 # The ask kinds are persisted (a state's stack names them, and a state is rebuilt by
 # replaying the journal's inputs through them); the handlers' names and modules are not.
-_CHOICE_ASKS: dict[str, ChoiceAsk] = _by_kind(
+_CHOICE_ASKS: dict[str, ChoiceAsk] = merged_handlers(
     siege_engines.CHOICE_ASKS,
     moving.CHOICE_ASKS,
     shooting.CHOICE_ASKS,
@@ -125,7 +109,7 @@ _CHOICE_ASKS: dict[str, ChoiceAsk] = _by_kind(
     move_menu.CHOICE_ASKS,
 )
 
-_ROLL_ASKS: dict[str, RollAsk] = _by_kind(
+_ROLL_ASKS: dict[str, RollAsk] = merged_handlers(
     siege_engines.ROLL_ASKS,
     combat.ROLL_ASKS,
     moving.ROLL_ASKS,
@@ -135,7 +119,7 @@ _ROLL_ASKS: dict[str, RollAsk] = _by_kind(
     stonework.ROLL_ASKS,
 )
 
-_CHOICE_HANDLERS: dict[str, ChoiceHandler] = _by_kind(
+_CHOICE_HANDLERS: dict[str, ChoiceHandler] = merged_handlers(
     siege_engines.CHOICE_HANDLERS,
     moving.CHOICE_HANDLERS,
     shooting.CHOICE_HANDLERS,
@@ -146,7 +130,7 @@ _CHOICE_HANDLERS: dict[str, ChoiceHandler] = _by_kind(
     move_menu.CHOICE_HANDLERS,
 )
 
-_ROLL_HANDLERS: dict[str, RollHandler] = _by_kind(
+_ROLL_HANDLERS: dict[str, RollHandler] = merged_handlers(
     siege_engines.ROLL_HANDLERS,
     combat.ROLL_HANDLERS,
     moving.ROLL_HANDLERS,

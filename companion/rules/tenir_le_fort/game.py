@@ -13,7 +13,6 @@ dispatch: the steps themselves are in `play/`, one module per part of the game
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeVar
 
 from companion.rules.core import (
     AwaitChip,
@@ -27,6 +26,7 @@ from companion.rules.core import (
     Step,
     Transition,
     check_input,
+    merged_handlers,
 )
 from companion.rules.tenir_le_fort import tables as t
 from companion.rules.tenir_le_fort.actions import ACTIONS
@@ -133,23 +133,9 @@ def start(scenario: Scenario) -> GameState:
 
 # ---------------------------------------------------------------- dispatch
 
-H = TypeVar("H")
-
-
-def _by_purpose(*tables: Mapping[str, H]) -> dict[str, H]:
-    """One table from the step modules' own: a purpose answered twice is a bug."""
-    merged: dict[str, H] = {}
-    for table in tables:
-        for purpose, handler in table.items():
-            if purpose in merged:
-                raise AssertionError(f"two handlers for {purpose!r}")
-            merged[purpose] = handler
-    return merged
-
-
 # The purposes are persisted (a journaled game's pending question names one), the
 # handlers' names and modules are not: a step module may move a handler freely.
-CHOICES: dict[str, ChoiceHandler] = _by_purpose(
+CHOICES: dict[str, ChoiceHandler] = merged_handlers(
     preparations.CHOICES,
     night_operations.CHOICES,
     attack.CHOICES,
@@ -163,7 +149,7 @@ CHOICES: dict[str, ChoiceHandler] = _by_purpose(
     assaults.CHOICES,
 )
 
-ROLLS: dict[str, RollHandler] = _by_purpose(
+ROLLS: dict[str, RollHandler] = merged_handlers(
     preparations.ROLLS,
     night_operations.ROLLS,
     attack.ROLLS,

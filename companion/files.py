@@ -1,5 +1,6 @@
-"""Writing the files the dice tools keep (taught logo faces, the box's config) so that a
-power cut mid-write leaves the old file or the new one, never half of one."""
+"""Writing the files the box keeps (the chip registry, taught logo faces, the config the
+dice calibration writes) so that a power cut mid-write leaves the old file or the new one,
+never half of one."""
 
 from __future__ import annotations
 
@@ -38,13 +39,23 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    try:  # make the rename itself durable; not possible on every filesystem
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
+    sync_folder(path.parent, missing_ok=True)
+
+
+def sync_folder(folder: Path, *, missing_ok: bool = False) -> None:
+    """Make the names made, renamed and removed in ``folder`` durable. ``missing_ok``:
+    where the filesystem cannot (some refuse to open or fsync a folder), carry on; the
+    data itself was synced."""
     try:
-        os.fsync(dir_fd)
+        fd = os.open(folder, os.O_RDONLY)
     except OSError:
-        pass
+        if missing_ok:
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError:
+        if not missing_ok:
+            raise
     finally:
-        os.close(dir_fd)
+        os.close(fd)
