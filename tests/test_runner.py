@@ -10,12 +10,16 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from companion.box import ButtonPressed, DeviceBack, DeviceFault, DiceSeen, TagSeen
 from companion.runner import read_script
 from companion.simtable import sim_uid
+
+if TYPE_CHECKING:
+    from companion.ports.display import SimDisplay
 
 
 def companion(
@@ -463,7 +467,6 @@ def test_a_frames_folder_in_a_file_is_a_lost_display_naming_the_setting(
     from companion import config
     from companion.errors import ConfigError
     from companion.ports.controls import FakeClock
-    from companion.ports.display import SimDisplay
     from companion.runner import Outputs, open_display
     from companion.ui.screens import Screen
 
@@ -760,22 +763,31 @@ def test_a_failing_device_is_reported_before_it_is_closed() -> None:
     assert happened == ["DeviceFault", "closed"]
 
 
+@pytest.fixture
+def displays(monkeypatch: pytest.MonkeyPatch) -> list[SimDisplay]:
+    """Every display the runner opens, a simulated one that keeps its frames: the box's
+    own, then the one a stopped or refused box says why on."""
+    from companion import runner
+    from companion.ports.display import SimDisplay
+
+    opened: list[SimDisplay] = []
+
+    def open_display(cfg: object) -> SimDisplay:
+        opened.append(SimDisplay())
+        return opened[-1]
+
+    monkeypatch.setattr(runner, "open_display", open_display)
+    return opened
+
+
 def test_a_box_that_cannot_start_says_why_on_its_display(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, displays: list[SimDisplay]
 ) -> None:
     import argparse
 
     from companion import config, runner
     from companion.errors import JournalError
-    from companion.ports.display import SimDisplay
 
-    displays: list[SimDisplay] = []
-
-    def open_display(cfg: object) -> SimDisplay:
-        displays.append(SimDisplay())
-        return displays[-1]
-
-    monkeypatch.setattr(runner, "open_display", open_display)
     cfg = config.validate({"box": {"state_dir": str(tmp_path / "state")}})
     with pytest.raises(JournalError, match="no game at"):
         runner.run(argparse.Namespace(ack=False, autoplay=None, script=None,
@@ -914,7 +926,6 @@ class PiBox:
     dummy device for its display: what `companion run` showed and left behind."""
 
     def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pins: object) -> None:
-        from companion import runner
         from companion.cli import main
         from companion.ports import pins as pin_factories
         from companion.ports.display import SimDisplay
@@ -934,8 +945,7 @@ class PiBox:
                 raise pins
             return pins
 
-        monkeypatch.setattr(runner, "open_display", open_display)
-        monkeypatch.setattr(pin_factories, "pi_factory", pi_factory)
+            monkeypatch.setattr(pin_factories, "pi_factory", pi_factory)
 
     def run(self) -> int:
         from companion.cli import main
@@ -1018,25 +1028,16 @@ def test_a_pin_the_gpio_library_refuses_is_found_among_the_buttons(
 
 def test_a_buzzer_that_cannot_be_opened_leaves_the_box_silent_and_says_so(
     game: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str], handlers_restored: object,
+    capsys: pytest.CaptureFixture[str], handlers_restored: object, displays: list[SimDisplay],
 ) -> None:
     import json
 
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    from companion import runner
     from companion.cli import main
     from companion.ports import pins
-    from companion.ports.display import SimDisplay
     from companion.ui.screens import Screen, render
 
-    displays: list[SimDisplay] = []
-
-    def open_display(cfg: object) -> SimDisplay:
-        displays.append(SimDisplay())
-        return displays[-1]
-
-    monkeypatch.setattr(runner, "open_display", open_display)
     # Pins without PWM: the buttons work, a TonalBuzzer cannot.
     monkeypatch.setattr(pins, "mock_factory", lambda: MockFactory(pin_class=MockPin))
     script = tmp_path / "inputs.txt"
@@ -1057,27 +1058,19 @@ def test_a_buzzer_that_cannot_be_opened_leaves_the_box_silent_and_says_so(
 
 def test_a_journal_that_stops_taking_events_stops_the_box_saying_why(
     game: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str], handlers_restored: object,
+    capsys: pytest.CaptureFixture[str], handlers_restored: object, displays: list[SimDisplay],
 ) -> None:
     from companion import runner
     from companion.cli import main
     from companion.errors import JournalError
-    from companion.ports.display import SimDisplay
     from companion.session.journal import Journal, writer_lock
     from companion.ui.screens import Screen, render
-
-    displays: list[SimDisplay] = []
-
-    def open_display(cfg: object) -> SimDisplay:
-        displays.append(SimDisplay())
-        return displays[-1]
 
     full = "cannot write to the journal (database or disk is full); free some space"
 
     def card_full(self: Journal, event: object, at: float | None = None) -> int:
         raise JournalError(full)
 
-    monkeypatch.setattr(runner, "open_display", open_display)
     monkeypatch.setattr(Journal, "append", card_full)
     script = tmp_path / "inputs.txt"
     script.write_text("dice d6:2\n")
