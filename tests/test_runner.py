@@ -926,6 +926,7 @@ class PiBox:
     dummy device for its display: what `companion run` showed and left behind."""
 
     def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pins: object) -> None:
+        from companion import runner
         from companion.cli import main
         from companion.ports import pins as pin_factories
         from companion.ports.display import SimDisplay
@@ -945,7 +946,8 @@ class PiBox:
                 raise pins
             return pins
 
-            monkeypatch.setattr(pin_factories, "pi_factory", pi_factory)
+        monkeypatch.setattr(runner, "open_display", open_display)
+        monkeypatch.setattr(pin_factories, "pi_factory", pi_factory)
 
     def run(self) -> int:
         from companion.cli import main
