@@ -831,15 +831,20 @@ class Box:
         return (not record.throws and bool(record.played)
                 and isinstance(record.played[-1].given, Rolled))
 
+    def _step_cursor(self, press: ButtonPressed, items: int) -> None:
+        """UP/DOWN through a list that keeps its order (the menu, the games to start),
+        stopping at its ends: wrapping round, UP on the first item would land on the
+        last, which comes and goes (the menu's "New game", a scenario file)."""
+        moved = self.ui.cursor + (1 if press.button == "down" else -1)
+        self.ui.cursor = min(items - 1, max(0, moved))
+
     def _menu_button(self, press: ButtonPressed) -> None:
         ui = self.ui
         if press.button == "back":
             ui.mode, ui.cursor = "normal", 0
             return
         if press.button in ("up", "down"):
-            # No wrapping round: UP on the first item would land on one that comes and goes.
-            moved = ui.cursor + (1 if press.button == "down" else -1)
-            ui.cursor = min(len(ui.menu) - 1, max(0, moved))
+            self._step_cursor(press, len(ui.menu))
             return
         if press.button != "select":
             return
@@ -898,9 +903,7 @@ class Box:
                 ui.mode, ui.cursor = "normal", 0
             return
         if press.button in ("up", "down"):
-            # No wrapping round, as in the box's menu: "Same again" stays the first.
-            moved = ui.cursor + (1 if press.button == "down" else -1)
-            ui.cursor = min(len(ui.games) - 1, max(0, moved))
+            self._step_cursor(press, len(ui.games))
             return
         if press.long:  # held for the menu out of habit: a pick needs a short press
             return

@@ -33,13 +33,17 @@ def example_scenario_text(system: str) -> str:
     return resources.files("companion.scenarios").joinpath(f"{name}.toml").read_text("utf-8")
 
 
-def read_scenario_file(path: Path) -> str:
+def read_scenario_file(path: Path, *, named: str = "", missing: str = "not found") -> str:
+    """The file's text, or a ScenarioFileError that names it (`named`, by default
+    "scenario file PATH") and says what is wrong (`missing` when it is not there)."""
+    named = named or f"scenario file {path}"
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScenarioFileError(f"scenario file {path} not found") from None
+        raise ScenarioFileError(f"{named} {missing}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioFileError(f"scenario file {path} cannot be read ({exc})") from None
+        problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ScenarioFileError(f"{named} cannot be read ({problem})") from None
 
 
 def parse_scenario(text: str, where: str = "scenario") -> tuple[Ruleset, Scenario]:
@@ -103,13 +107,8 @@ def system_labels(ruleset: Ruleset) -> tuple[str, ...]:
 
 def _read_listed_file(path: Path) -> str:
     """A scenario file from the box's folder, its errors naming it by its name."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioFileError(f"{path.name}: no longer in the scenarios folder") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ScenarioFileError(f"{path.name}: cannot be read ({problem})") from None
+    return read_scenario_file(path, named=f"{path.name}:",
+                              missing="no longer in the scenarios folder")
 
 
 def scenario_choices(folder: Path) -> list[ScenarioChoice]:

@@ -48,18 +48,10 @@ def to_fire(rig: Rig) -> None:
     rig.press("select")  # Fire
 
 
-def hold(rig: Rig, chip: str) -> None:
-    """The chip drawn, its unit holds."""
-    rig.chip(chip)
-    rig.press("select")  # past the chip screen
-    rig.press("down")
-    rig.press("select")  # Hold
-
-
 def both_units_pass(rig: Rig) -> None:
     """Both units hold: the end of the turn (turn 1's brings a secret roll)."""
     for chip in ("Red 1", "Blue 1"):
-        hold(rig, chip)
+        rig.hold(chip)
 
 
 def test_unknown_chip_is_an_error_and_changes_nothing(rig: Rig) -> None:
@@ -346,7 +338,7 @@ def test_the_menu_s_fixed_items_keep_their_places_whatever_the_state(rig: Rig) -
     menu_now()  # after a roll
     rig.dice(("d6", 1), ("d6", 1))  # the resolve check
     rig.press("select")
-    hold(rig, "Blue 1")  # the end of turn 1
+    rig.hold("Blue 1")  # the end of turn 1
     rig.press("select")
     rig.dice(("d6", 1))  # the secret roll
     rig.press("select")
@@ -385,12 +377,12 @@ def test_undo_says_what_it_took_back_in_words_and_no_secret_dice(rig: Rig) -> No
     for _ in range(5):
         rig.press("select")
     rig.press("select")  # the result
-    hold(rig, "Blue 1")
+    rig.hold("Blue 1")
     rig.menu_to("Undo last")
     assert rig.said[-1] == "  undone: the choice Hold"
     rig.menu_to("Undo last")
     assert rig.said[-1] == "  undone: the chip Blue 1"
-    hold(rig, "Blue 1")  # the end of turn 1
+    rig.hold("Blue 1")  # the end of turn 1
     rig.press("select")
     rig.dice(("d6", 4))  # the secret roll
     rig.press("select")

@@ -36,23 +36,16 @@ EXAMPLES = ["Tenir le Fort", "Scrubs of the Desert", "FortBoard v1.6",
 TENIR = resources.files("companion.scenarios").joinpath("tenir_le_fort.toml").read_text("utf-8")
 
 
-def hold(rig: Rig, chip: str) -> None:
-    rig.chip(chip)
-    rig.press("select")  # past the chip screen
-    rig.press("down")
-    rig.press("select")  # Hold
-
-
 def play_to_the_end(rig: Rig) -> None:
     """The fake game's shortest way to its end: every unit holds for two turns, the
     secret roll between them, then the morale roll that ends it."""
     for chip in ("Red 1", "Blue 1"):
-        hold(rig, chip)
+        rig.hold(chip)
     rig.press("select")  # the end of turn 1
     rig.dice(("d6", 4))  # the secret roll
     rig.press("select")
     for chip in ("Red 1", "Blue 1"):
-        hold(rig, chip)
+        rig.hold(chip)
     rig.press("select")  # the end of turn 2
     rig.dice(("percentile", 2), ("d10", 5))
     rig.press("select")  # the result
@@ -145,7 +138,7 @@ def test_only_up_starts_the_new_game(rig: Rig, button: str, long: bool) -> None:
 
 
 def test_same_again_starts_the_game_s_own_scenario_again(rig: Rig) -> None:
-    hold(rig, "Red 1")
+    rig.hold("Red 1")
     open_the_list(rig)
     rig.press("select")  # Same again
     assert rig.screen.lines == ("Fort Zinderneuf", "This game is archived.")
@@ -320,7 +313,7 @@ def test_a_secret_roll_not_revealed_is_not_corrected_and_its_dice_stay_hidden(
     rig: Rig,
 ) -> None:
     for chip in ("Red 1", "Blue 1"):
-        hold(rig, chip)
+        rig.hold(chip)
     rig.press("select")
     rig.dice(("d6", 1))  # the secret roll: day 5
     before = rig.events()
@@ -345,7 +338,7 @@ def test_a_secret_roll_not_revealed_is_not_corrected_and_its_dice_stay_hidden(
 
 def test_undo_of_a_secret_roll_is_still_allowed(rig: Rig) -> None:
     for chip in ("Red 1", "Blue 1"):
-        hold(rig, chip)
+        rig.hold(chip)
     rig.press("select")
     rig.dice(("d6", 1))
     rig.menu_to("Undo last")

@@ -170,6 +170,13 @@ class Rig:
     def chip(self, chip: str, uid: str | None = None) -> None:
         self.box.handle(TagSeen(uid or sim_uid(chip), chip))
 
+    def hold(self, chip: str) -> None:
+        """The chip drawn, its unit holds (the fake game's second action)."""
+        self.chip(chip)
+        self.press("select")  # past the chip screen
+        self.press("down")
+        self.press("select")  # Hold
+
     def dice(self, *dice: tuple[str, int]) -> None:
         self.box.handle(DiceSeen(tuple(
             SeenDie(kind, value, (i * 40, 0, 30, 30)) for i, (kind, value) in enumerate(dice)

@@ -6,6 +6,7 @@ the secret roll for the relief column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from companion.rules.core import Outcome, RulesError, counted
@@ -26,12 +27,23 @@ from companion.rules.tenir_le_fort.play.shooting import ask_target, gun_roll
 from companion.rules.tenir_le_fort.play.steps import ChoiceHandler, RollHandler, Tx, ask, spend
 from companion.rules.tenir_le_fort.play.turns import draw
 from companion.rules.tenir_le_fort.play.units import combatants, move_men, tower
-from companion.rules.tenir_le_fort.state import GameState
+from companion.rules.tenir_le_fort.state import GameState, UnitState
+
+#: The leader's options that pick a unit: the question's purpose (persisted: a journaled
+#: game's pending question names it), its words, and the units offered.
+UNIT_PICKS: dict[str, tuple[str, str, Callable[[GameState, UnitState], list[UnitState]]]] = {
+    "extra_turn": ("extra_unit", "Extra turn for?", lambda s, ldr: extra_turn_units(s, ldr.side)),
+    "hero": ("hero_unit", "Hero in which unit?", lambda s, ldr: hero_units(s)),
+    "recrew": ("recrew_gun", "Re-crew which gun?", lambda s, ldr: unmanned_guns(s)),
+    "tower": ("tower_donor", "Tower men from?", lambda s, ldr: recrew_donors(s)),
+    "tower_down": ("tower_down", "Tower men join?", lambda s, ldr: tower_hosts(s)),
+    "crew_mg": ("crew_mg", "Crew taken from?", lambda s, ldr: arab_crews(s)),
+    "attach": ("attach", "{leader} joins?", leader_hosts),
+}
 
 
 def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
     leader = s.unit(s.act.unit)
-    side = leader.side
     used = (*s.act.used, key)
     s = replace(s, act=replace(s.act, used=used))
     if key == "done":
@@ -49,27 +61,10 @@ def _after_leader_menu(s: GameState, key: str, tx: Tx) -> GameState:
     if key == "mine":
         opts = [(f"target:{e.name}", e.name) for e in combatants(s, "Arab")]
         return ask(s, "mine_target", "Mine under whom?", opts, leader.name)
-    if key == "extra_turn":
-        opts = [(f"unit:{u.name}", u.name) for u in extra_turn_units(s, side)]
-        return ask(s, "extra_unit", "Extra turn for?", opts, leader.name)
-    if key == "hero":
-        opts = [(f"unit:{u.name}", u.name) for u in hero_units(s)]
-        return ask(s, "hero_unit", "Hero in which unit?", opts, leader.name)
-    if key == "recrew":
-        opts = [(f"unit:{g.name}", g.name) for g in unmanned_guns(s)]
-        return ask(s, "recrew_gun", "Re-crew which gun?", opts, leader.name)
-    if key == "tower":
-        opts = [(f"unit:{u.name}", u.name) for u in recrew_donors(s)]
-        return ask(s, "tower_donor", "Tower men from?", opts, leader.name)
-    if key == "tower_down":
-        opts = [(f"unit:{u.name}", u.name) for u in tower_hosts(s)]
-        return ask(s, "tower_down", "Tower men join?", opts, leader.name)
-    if key == "crew_mg":
-        opts = [(f"unit:{u.name}", u.name) for u in arab_crews(s)]
-        return ask(s, "crew_mg", "Crew taken from?", opts, leader.name)
-    if key == "attach":
-        opts = [(f"unit:{u.name}", u.name) for u in leader_hosts(s, leader)]
-        return ask(s, "attach", f"{leader.name} joins?", opts, leader.name)
+    if key in UNIT_PICKS:
+        purpose, question, units = UNIT_PICKS[key]
+        opts = [(f"unit:{u.name}", u.name) for u in units(s, leader)]
+        return ask(s, purpose, question.format(leader=leader.name), opts, leader.name)
     if key == "leave":
         tx.say(f"{leader.name} leaves {leader.attached_to} and stands alone.")
         s = s.with_unit(replace(leader, attached_to=""))
