@@ -13,7 +13,8 @@ from types import ModuleType
 
 import pytest
 
-SYSTEMS_WITH_STEPS = ("tenir_le_fort", "fortboard")
+RULES = Path(__file__).resolve().parents[2] / "companion" / "rules"
+SYSTEMS_WITH_STEPS = sorted(p.parent.parent.name for p in RULES.glob("*/play/__init__.py"))
 
 
 @pytest.fixture(params=SYSTEMS_WITH_STEPS)
