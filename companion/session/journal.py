@@ -36,6 +36,8 @@ from companion.session.salvage import scan_rows, wal_damage
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+#: How an archived game's file name ends, whatever the journal's own name.
+JOURNAL_SUFFIX = ".sqlite3"
 
 #: What to do when a second process wants to write a journal already being written.
 STOP_THE_OTHER = (
@@ -457,12 +459,16 @@ def with_salvage_advice(error: JournalError) -> JournalError:
 
 
 def unused_name(path: Path) -> Path:
-    """``path``, or ``path`` with -2, -3... before its suffixes if that is taken (with its
-    WAL), so a second backup in the same second never replaces the first."""
+    """``path``, or with -2, -3... added if that is taken (with its WAL), so a second
+    backup in the same second never replaces the first. The number goes before a
+    ``.sqlite3`` ending, so that an archived game still looks like a journal."""
+    head, tail = path.name, ""
+    if path.suffix == JOURNAL_SUFFIX:
+        head, tail = path.stem, path.suffix
     candidate, number = path, 1
     while any(Path(f"{candidate}{side}").exists() for side in ("", "-wal", "-shm")):
         number += 1
-        candidate = path.with_name(f"{path.name}-{number}")
+        candidate = path.with_name(f"{head}-{number}{tail}")
     return candidate
 
 
@@ -500,7 +506,7 @@ def archive_journal(path: Path, lock: WriterLock) -> Path | None:
     if not path.exists():
         return None
     archived = unused_name(path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
-                                          ".sqlite3"))
+                                          f"{JOURNAL_SUFFIX}"))
     wal, wal_kept = Path(f"{path}-wal"), Path(f"{archived}-wal")
     copied = False
     try:

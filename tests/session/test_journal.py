@@ -224,6 +224,15 @@ def test_a_second_salvage_keeps_the_first_backup(tmp_path: Path) -> None:
     assert unused_name(backups[0]) != backups[0]
 
 
+def test_a_second_archive_in_the_same_second_is_numbered_before_its_ending(
+        tmp_path: Path) -> None:
+    taken = tmp_path / "game-20261125-101010.sqlite3"
+    taken.touch()
+    assert unused_name(taken) == tmp_path / "game-20261125-101010-2.sqlite3"
+    (tmp_path / "game-20261125-101010-2.sqlite3-wal").touch()  # a WAL alone takes the name
+    assert unused_name(taken) == tmp_path / "game-20261125-101010-3.sqlite3"
+
+
 def test_a_named_scenario_needs_the_event_after_it(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     _journal_of_events(path, "UPDATE events SET crc = crc + 1 WHERE seq IN (1, 2)").close()
