@@ -2,8 +2,10 @@
 
 The package holds the charts (`tables`), one module per rule area (`initiative`,
 `movement`, `rally`, `shooting`, `charges`, `engineering`), the stand-alone
-rolls (`actions`), scenario validation and options (`scenario`) and the sequence
-of play (`game`). `RULESET` is what `companion.rules.get_ruleset` loads.
+rolls (`actions`), scenario validation and options (`scenario`), the game state
+(`state`), the sequence of play's entry points (`game`) and its steps (`play`, one
+module per part of the game: see `play/__init__.py`). `RULESET` is what
+`companion.rules.get_ruleset` loads.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from __future__ import annotations
 from companion.rules.core import DieKind, PackagedRuleset, Ruleset
 from companion.rules.on_the_frontier import game, scenario
 from companion.rules.on_the_frontier.actions import ACTIONS
+from companion.rules.on_the_frontier.state import GameState
 
-RULESET: Ruleset = PackagedRuleset[game.GameState](
+RULESET: Ruleset = PackagedRuleset[GameState](
     title="On the Frontier",
     dice=(DieKind.D6,),
     actions=ACTIONS,
     scenario=scenario,
-    state_type=game.GameState,
+    state_type=GameState,
     game=game,
 )
 

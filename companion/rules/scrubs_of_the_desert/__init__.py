@@ -4,8 +4,8 @@ The package holds the charts (`tables`), the dice conventions (`dice`: 0 is
 zero; percentile "00" by option), one module per rule area (`activation`,
 `sighting`, `movement`, `fire`, `cannon`, `crew_targeting`, `morale`, `melee`,
 `grappling`), the stand-alone rolls (`actions`), scenario validation and options
-(`scenario`) and the sequence of play (`game`). `RULESET` is what
-`companion.rules.get_ruleset` loads.
+(`scenario`), the state of a game (`state`) and the sequence of play (`game`,
+with its steps in `play/`). `RULESET` is what `companion.rules.get_ruleset` loads.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ from companion.rules.core import (
     RulesError,
     ScenarioError,
 )
-from companion.rules.scrubs_of_the_desert.game import GameState, _bout_params
+from companion.rules.scrubs_of_the_desert.game import GameState
+from companion.rules.scrubs_of_the_desert.play.melee_bouts import _bout_params
 from companion.ui.wording import categories, rest_of, topic
 
 RULES = get_ruleset("scrubs_of_the_desert")
