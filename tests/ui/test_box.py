@@ -840,7 +840,7 @@ def test_a_broken_registry_or_dice_setting_is_named_not_called_a_lost_device(
 
 
 def test_a_units_state_in_brackets_is_not_cut_at_its_commas() -> None:
-    from companion.box import _outside_brackets_split
+    from companion.box.views import _outside_brackets_split
 
     assert _outside_brackets_split("FFL: Maxim 3 (1 wounded) [jammed, hero], Legion 1 7") == [
         "FFL: Maxim 3 (1 wounded) [jammed, hero]", "Legion 1 7"]

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from uirig import Rig
 
+from companion.box.views import result_screen
 from companion.rules.core import AwaitRoll, DiceGroup, DieKind, Odds, Outcome, RollRequest
 from companion.session.events import DiceAccepted
 from companion.ui.screens import Screen, fits_line, layout
@@ -18,7 +19,7 @@ HALF, THIRD, SIXTH = Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)
 def result(rig: Rig, reason: str, groups: tuple[DiceGroup, ...], odds: Odds,
            dice: tuple[int, ...], outcome: Outcome) -> Screen:
     step = AwaitRoll(RollRequest(reason, groups), odds)
-    return rig.box._result_screen(step, DiceAccepted(dice), outcome)
+    return result_screen(step, DiceAccepted(dice), outcome, rig.box.step)
 
 
 def roll(rig: Rig, reason: str, groups: tuple[DiceGroup, ...], odds: Odds) -> Screen:

@@ -1,41 +1,39 @@
-"""The box: turns raw inputs (buttons, chip reads, settled dice, faults) into
-journaled session events, and session results into screens and tunes.
+"""The `Box` controller: turns raw inputs (buttons, chip reads, settled dice, faults)
+into journaled session events, and session results into screens and tunes.
 
 Everything arrives on one queue and is handled on one thread, so hardware
 callbacks never touch game or UI state. Menu position, half-entered dice and
-the screens waiting to be read are UI state and are not journaled; anything
-that changes the game is, before it is shown or sounded.
-
-The screens, in the order a referee meets them (docs/referee-guide.md):
-
-- idle: draw a chip (chips in the bag, devices that are down)
-- chip: the chip just drawn: unit, side, its state
-- menu: the rules' choices (an action for the unit) or the box's own menu
-- roll / check: dice to roll, why, headline odds; a check is an end-of-turn
-  or end-of-attack roll (resolve, ammunition, morale, rally)
-- reading: a throw read, waiting for the next throw of the same request
-- result: the outcome (hits, pins, jams, casualties) and the next step
-- check (end of turn): the turn's end and where the game stands
-- secret: a roll recorded without showing it; the menu's "Reveal secret" asks
-  before it shows the dice (UP reveals)
-- entry: dice entered or corrected by hand
-- status, summary, error, warning
-- games: the list of games to start (the menu's "New game", SELECT on the summary, or
-  a box started with no game); picking one asks before the game so far is archived
-  (UP starts the new one), and the new game's first screen says what was started
+the screens waiting to be read are UI state (`companion.box.state`) and are not
+journaled; anything that changes the game is, before it is shown or sounded.
+What each screen says is built in `companion.box.views`.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
-from typing import Any
 
-from companion.config import DEFAULTS
+from companion.box import views
+from companion.box.inputs import (
+    BoxInput,
+    ButtonPressed,
+    DeviceBack,
+    DeviceFault,
+    DiceSeen,
+    NewGames,
+    TagSeen,
+)
+from companion.box.state import Entry, UiState, hidden_secret
+from companion.box.throw_plan import (
+    PER_THROW,
+    Throw,
+    dice_order,
+    in_rules_order,
+    throw_groups,
+    throws,
+    throws_read,
+)
 from companion.errors import CompanionError
 from companion.rules.core import (
     AwaitChip,
@@ -46,7 +44,6 @@ from companion.rules.core import (
     DiceGroup,
     DieKind,
     GameOver,
-    Outcome,
     Rolled,
     RollRequest,
     RulesError,
@@ -63,89 +60,13 @@ from companion.session.events import (
     Undone,
 )
 from companion.session.keeper import NewGameRefused
-from companion.session.scenario_files import Picked, ScenarioChoice, system_labels
-from companion.session.session import GameSession, Played, SecretRoll
-from companion.ui.screens import Screen, body_rows, fits_item, fits_line, layout
+from companion.session.scenario_files import Picked, ScenarioChoice
+from companion.session.session import GameSession, Played
+from companion.ui.screens import Screen, layout
 from companion.ui.tunes import pick_tunes, tunes_for
-from companion.ui.wording import (
-    action_named,
-    capital,
-    category_name,
-    check_title,
-    counted,
-    dice_text,
-    faces,
-    first_fitting,
-    headline,
-    named_outcomes,
-    next_hint,
-    odds_line,
-    ordinal,
-    pretty,
-    rest_of,
-    short_headline,
-    singular,
-    spaced,
-    subject,
-    topic,
-    unbracketed,
-    where_on_tray,
-    without_dice,
-    yes_no,
-)
+from companion.ui.wording import capital, counted, dice_text, ordinal, spaced, where_on_tray
 
 log = logging.getLogger(__name__)
-
-
-# ------------------------------------------------------------------ inputs
-
-
-@dataclass(frozen=True)
-class ButtonPressed:
-    button: str  # up, down, select, back
-    long: bool = False
-
-
-@dataclass(frozen=True)
-class TagSeen:
-    uid: str
-    chip: str | None  # the registry's name for it, None if unknown
-
-
-@dataclass(frozen=True)
-class SeenDie:
-    kind: str  # "d6" | "d10" | "percentile"
-    value: int
-    box: tuple[int, ...] = (0, 0, 0, 0)  # x, y, width, height in the frame
-
-
-@dataclass(frozen=True)
-class DiceSeen:
-    dice: tuple[SeenDie, ...]
-    unreadable: tuple[tuple[tuple[int, ...], str], ...] = ()
-    # The dice of the throw read before moved, with too little movement for anyone to
-    # have thrown (a die toppled over after it was read): not a new throw.
-    nudged: bool = False
-
-
-@dataclass(frozen=True)
-class DeviceFault:
-    device: str  # "camera", "display", "chip reader"
-    message: str
-    # When the device is fine but something it needs is not (a setting in the config,
-    # the chip registry file), `title` names that on the screen instead of
-    # "<Device> lost" (which sends the referee to the cables) and `text` says it
-    # there in a few words; `message` is the whole story, for the log.
-    title: str = ""
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class DeviceBack:
-    device: str
-
-
-BoxInput = ButtonPressed | TagSeen | DiceSeen | DeviceFault | DeviceBack
 
 FALLBACKS = {
     "camera": "Enter the dice by hand: SEL on the roll screen.",
@@ -154,187 +75,10 @@ FALLBACKS = {
     "buzzer": "The box carries on silent.",
 }
 
-
-@dataclass(frozen=True)
-class NewGames:
-    """How the box starts a new game, given by the process that owns the journal: the
-    games it offers (read when the list opens, so that a file copied in meanwhile is
-    there), and `start(scenario_toml, scenario_name)`, which archives the game so far and
-    returns the new session, or raises NewGameRefused having changed nothing."""
-
-    choices: Callable[[], Sequence[ScenarioChoice]]
-    start: Callable[[str, str], GameSession]
-
-
 # After this many refused tries at one throw the box offers manual entry
 # outright: a die that was refused twice is usually going to be refused again
 # (a worn face, a glare), and the table should not wait on the camera.
 REFUSALS_BEFORE_OFFER = 2
-
-# ------------------------------------------------------------- UI state
-
-
-@dataclass
-class Entry:
-    """Dice being entered by hand, one die at a time."""
-
-    kinds: tuple[DieKind, ...]
-    values: list[int]
-    at: int = 0
-    correction: bool = False
-    labels: tuple[str, ...] = ()  # the group label of each die
-
-
-@dataclass
-class UiState:
-    cursor: int = 0
-    # normal | menu | entry | pick_chip | status | reveal | games (the list of games to
-    # start) | confirm_new (asks before the game so far is archived)
-    mode: str = "normal"
-    menu: tuple[tuple[str, str], ...] = ()  # (key, label)
-    message: Screen | None = None  # error or warning shown until a button is pressed
-    offer: str | None = None  # what SELECT on the message does: "enter" opens dice entry
-    results: list[Screen] = field(default_factory=list)  # outcomes waiting to be read
-    entry: Entry | None = None
-    # The dice of the throws read so far of a roll thrown in several, in the order thrown:
-    # the journal's (`GameRecord.throws`), copied after each event for the screens.
-    partial: list[int] = field(default_factory=list)
-    faults: dict[str, str] = field(default_factory=dict)
-    scroll: int = 0  # first body line shown of `scrolled`
-    scrolled: Screen | None = None  # the page being scrolled; any other page starts at the top
-    secret: int | None = None  # the secret roll the reveal screen asks about
-    refused: int = 0  # tries refused at the throw waiting now
-    # The journal's length and the dice read so far when they were counted: a new
-    # step, or the next throw of a roll, starts the count again.
-    refused_at: tuple[int, int] = (-1, -1)
-    games: tuple[ScenarioChoice, ...] = ()  # the list of games to start, as shown
-    picked: Picked | None = None  # the game the confirmation asks about
-
-    @property
-    def result(self) -> Screen | None:
-        """The screen waiting to be read (dismissed by any button), if any."""
-        return self.results[0] if self.results else None
-
-    @result.setter
-    def result(self, screen: Screen | None) -> None:
-        self.results = [] if screen is None else [screen]
-
-
-@dataclass(frozen=True)
-class Part:
-    """Some dice of one of a request's groups in one throw: `count` dice of group
-    `group`, from its `start`-th die on."""
-
-    group: int
-    start: int
-    count: int
-
-
-Throw = tuple[Part, ...]
-
-
-def per_throw(dice_settings: Mapping[str, Any]) -> dict[DieKind, int]:
-    """The most dice of each kind the box asks for in one throw, from the config's
-    [dice] section: more do not lie flat and apart in the tray (touching dice are
-    refused). Percentile dice are d10s."""
-    d6, d10 = int(dice_settings["d6_per_throw"]), int(dice_settings["d10_per_throw"])
-    return {DieKind.D6: d6, DieKind.D10: d10, DieKind.PERCENTILE: d10}
-
-
-PER_THROW = per_throw(DEFAULTS["dice"])
-
-
-def throws(request: RollRequest, most: Mapping[DieKind, int] = PER_THROW) -> list[Throw]:
-    """Split a request into throws the camera can tell apart and the tray can hold.
-
-    Two groups of the same kind (the attacker's d6 and the defender's d6) cannot
-    be told apart on the tray, so each becomes its own throw; groups of different
-    kinds (tens and units of a percentile) are rolled together while the tray
-    holds them (five d10 fill half a tray that holds ten). A group of more
-    dice than one throw may hold is split into throws of nearly equal size.
-    Groups of no dice are not thrown at all.
-    """
-    out: list[list[Part]] = []
-    for index, group in enumerate(request.groups):
-        if group.count == 0:
-            continue
-        pieces = -(-group.count // most[group.kind])
-        start = 0
-        for piece in range(pieces):
-            count = group.count // pieces + (piece < group.count % pieces)
-            part = Part(index, start, count)
-            start += count
-            for throw in out:
-                kinds = [request.groups[p.group].kind for p in throw]
-                full = sum(Fraction(p.count, most[k]) for p, k in zip(throw, kinds, strict=True))
-                if group.kind not in kinds and full + Fraction(count, most[group.kind]) <= 1:
-                    throw.append(part)
-                    break
-            else:
-                out.append([part])
-    return [tuple(throw) for throw in out]
-
-
-def dice_order(request: RollRequest, plan: list[Throw]) -> list[int]:
-    """Where each die of the throws, in the order they are thrown, goes among the
-    dice the rules want (group order)."""
-    starts = [sum(g.count for g in request.groups[:i]) for i in range(len(request.groups))]
-    return [starts[p.group] + p.start + n for throw in plan for p in throw for n in range(p.count)]
-
-
-def throw_groups(request: RollRequest, throw: Throw) -> list[DiceGroup]:
-    """The dice of one throw, as groups (a split group with its share of the dice)."""
-    return [replace(request.groups[p.group], count=p.count) for p in throw]
-
-
-def dice_by_group(request: RollRequest, dice: tuple[int, ...]) -> list[tuple[str, str]]:
-    """Each group's label and its dice as the rules write them ("6, 6, 3"), when
-    the result screen shows the groups apart: of one kind and named apart, so
-    that two sides' dice do not run together. Empty otherwise."""
-    groups = [g for g in request.groups if g.count]
-    labels = [g.label for g in groups]
-    if len(groups) < 2 or len({g.kind for g in groups}) > 1 or len(set(labels)) < len(labels) \
-            or any(not label for label in labels) or len(dice) != request.dice_count:
-        return []
-    out, at = [], 0
-    for group in groups:
-        out.append((group.label, faces((group.kind,) * group.count, dice[at : at + group.count])))
-        at += group.count
-    return out
-
-
-def _without_group_dice(line: str, label: str, dice: str) -> str:
-    """A group's detail without the dice its own line shows: "Arab rifles: 6, 6, 3
-    -> 1 hit" under "Arab rifles 6 6 3" says "Arab rifles: 1 hit"."""
-    found = re.match(rf"^(?P<label>{re.escape(label)}):?\s+{re.escape(dice)}\s*(?:->|:)\s*"
-                     r"(?P<rest>.+)$", line, re.IGNORECASE)
-    return f"{found['label']}: {found['rest']}" if found else line
-
-
-def dice_lines(request: RollRequest, dice: tuple[int, ...]) -> list[str]:
-    """The dice read, as the result screen shows them: "Attackers 5 1 5 1" and
-    "Defenders 2 4 1 4" (`dice_by_group`), else "Dice 30 9"."""
-    groups = dice_by_group(request, dice)
-    if not groups:
-        return [f"Dice {spaced(request.kinds, dice)}"]
-    return [f"{capital(label)} {values.replace(', ', ' ')}" for label, values in groups]
-
-
-def first_fitting_item(*labels: str) -> str:
-    """The first label that shows whole as a menu item; the last one otherwise."""
-    return next((label for label in labels if fits_item(label)), labels[-1])
-
-
-def _outside_brackets_split(line: str) -> list[str]:
-    """A description line cut at its "; " and ", ", but not inside brackets:
-    "Maxim 3 (1 wounded) [jammed, hero]" is one part."""
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(line):
-        depth += (char in "([") - (char in ")]")
-        if depth == 0 and char in ";," and line[at + 1 : at + 2] == " ":
-            parts.append(line[start:at])
-            start = at + 2
-    return [*parts, line[start:]]
 
 
 class Box:
@@ -562,7 +306,8 @@ class Box:
             self.say(f"  read {self._throw_said(request, done, values)}")
             self.play_tune("dice")
             return
-        self.submit(DiceAccepted(tuple(self._in_rules_order(request, collected)), "camera"))
+        dice = in_rules_order(request, self.plan(request), collected)
+        self.submit(DiceAccepted(tuple(dice), "camera"))
 
     def _throw_said(self, request: RollRequest, at: int, dice: Sequence[int]) -> str:
         """One throw of a roll thrown in several, for the play-by-play: its dice (hidden
@@ -641,23 +386,7 @@ class Box:
 
     def throws_done(self, request: RollRequest) -> int:
         """How many of the request's throws the camera has read so far."""
-        taken = len(self.ui.partial)
-        done = 0
-        for throw in self.plan(request):
-            size = sum(p.count for p in throw)
-            if taken < size:
-                break
-            taken -= size
-            done += 1
-        return done
-
-    def _in_rules_order(self, request: RollRequest, collected: list[int]) -> list[int]:
-        """Dice come throw by throw; the rules want them in group order. Dice not
-        read yet (dice entry halfway through a roll) stand at their lowest face."""
-        values = [k.faces[0] for k in request.kinds]
-        for value, at in zip(collected, dice_order(request, self.plan(request)), strict=False):
-            values[at] = value
-        return values
+        return throws_read(self.plan(request), len(self.ui.partial))
 
     def _fault(self, fault: DeviceFault) -> None:
         if fault.device in self.ui.faults:
@@ -720,7 +449,7 @@ class Box:
         ui = self.ui
         if ui.mode not in ("normal", "status") and ui.message is None:
             return False
-        page = self._page()
+        page = views.page(self)
         if page.items or page.kind == "entry":
             return False
         most = layout(page).scroll_max
@@ -771,11 +500,6 @@ class Box:
         """Which throw the box waits for: the journal's length and the dice read so far."""
         return self.session.record.events, len(self.ui.partial)
 
-    def _hidden_secret(self) -> SecretRoll | None:
-        """The secret roll the reveal screen asks about, while it is still hidden."""
-        return next((s for s in self.session.record.secrets
-                     if s.index == self.ui.secret and not s.revealed), None)
-
     def _reveal_button(self, press: ButtonPressed) -> None:
         """UP shows the secret roll; any other button keeps it hidden. A secret shown
         cannot be hidden again, so the button that shows it is one that no habit of
@@ -786,17 +510,14 @@ class Box:
         self.ui.secret = None
 
     def _reveal(self) -> None:
-        secret = self._hidden_secret()
+        secret = hidden_secret(self.session, self.ui)
         if secret is None:
             return
         self._journal(SecretRevealed(secret.index))
         self.say(f"  secret roll revealed ({secret.reason}): {' '.join(map(str, secret.dice))}")
         for line in secret.log:
             self.say(f"    {line}")
-        self.ui.results.insert(0, Screen(
-            "result", "Secret revealed", big="  ".join(map(str, secret.dice)),
-            lines=(secret.reason, *secret.log), footer="any button",
-        ))
+        self.ui.results.insert(0, views.revealed_screen(secret))
 
     def _open_menu(self) -> None:
         """The box's menu. The items that are always there come first, each always at
@@ -947,13 +668,7 @@ class Box:
         ruleset, scenario = session.ruleset, session.record.scenario
         self.say(f"new game: {ruleset.title}: {scenario.title}"
                  + ("; the last game is archived" if had_game else ""))
-        # The system and the scenario in two lines, so that the line saying where the
-        # last game went shows too, without scrolling.
-        named = [f"{name}: {scenario.title}" for name in system_labels(ruleset)]
-        started = next((text for text in named if body_rows(text) <= 2), scenario.title)
-        lines = (started, *(["Last game archived."] if had_game else []))
-        self.ui.results = [Screen("start", "New game", lines=lines,
-                                  footer=next_hint(self.step))]
+        self.ui.results = [views.new_game_screen(session, had_game, self.step)]
         self.play_tune("new_game")
 
     def _undo(self, correct: bool) -> None:
@@ -1004,7 +719,7 @@ class Box:
         if not request.kinds:
             self.submit(DiceAccepted((), "correction" if correction else "manual"))
             return
-        values = list(dice) if correction else self._in_rules_order(request, read)
+        values = list(dice) if correction else in_rules_order(request, self.plan(request), read)
         unread = dice_order(request, self.plan(request))[len(read):]
         at = min(unread) if read and unread and not correction else 0
         self.ui.entry = Entry(request.kinds, values, at=at, correction=correction, labels=labels)
@@ -1081,9 +796,7 @@ class Box:
         if secret:
             reason = step.request.reason if isinstance(step, AwaitRoll) else ""
             self.say(f"  secret roll recorded{source}: {reason}")
-            self.ui.results = [Screen("secret", "Secret roll",
-                                      lines=("Recorded, not shown.", reason),
-                                      footer="hold SEL: menu")]
+            self.ui.results = [views.secret_roll_screen(reason)]
             self.play_tune("secret")
             return
         if isinstance(event, DiceAccepted):
@@ -1096,15 +809,16 @@ class Box:
         cues = set(transition.cues)
         if isinstance(event, ChipAccepted):
             cues.add("chip")
-            self.ui.results.append(self._chip_screen(event.chip, transition))
+            self.ui.results.append(views.chip_screen(event.chip, transition, self.session,
+                                                      self.step))
         if isinstance(event, DiceAccepted):
             cues.add("dice")
         outcome = transition.outcome
         if outcome is not None:
             cues |= set(outcome.effects)
-            self.ui.results.append(self._result_screen(step, event, outcome))
+            self.ui.results.append(views.result_screen(step, event, outcome, self.step))
         if "turn_end" in cues:
-            self.ui.results.append(self._turn_end_screen(transition))
+            self.ui.results.append(views.turn_end_screen(transition, self.session, self.step))
         tune = pick_tunes(tunes_for(cues))
         if tune:
             self.play_tune(tune)
@@ -1132,317 +846,11 @@ class Box:
 
     def screen(self) -> Screen:
         """The screen to show now, scrolled where the referee scrolled it."""
-        page = self._page()
-        if self.ui.scroll and self.ui.scrolled == page:
-            return replace(page, scroll=self.ui.scroll)
-        return page
-
-    def _page(self) -> Screen:
-        ui = self.ui
-        if ui.message is not None:
-            return ui.message
-        if ui.mode == "menu":
-            return Screen("menu", "Menu", items=tuple(label for _, label in ui.menu),
-                          cursor=ui.cursor, footer="SEL ok  BACK close")
-        if ui.mode == "entry" and ui.entry is not None:
-            return self._entry_screen(ui.entry)
-        secret = self._hidden_secret() if ui.mode == "reveal" else None
-        if secret is not None:
-            return self._reveal_screen(secret)
-        if ui.mode == "status":
-            return Screen("status", "Game status", lines=self.session.describe(),
-                          footer="any button: back")
-        if ui.mode == "games":
-            return self._games_screen()
-        if ui.mode == "confirm_new" and ui.picked is not None:
-            return self._confirm_new_screen(ui.picked)
-        step = self.step
-        if ui.mode == "pick_chip" and isinstance(step, AwaitChip):
-            return Screen("menu", "Pick chip", items=tuple(map(self._pick_label, step.in_bag)),
-                          cursor=ui.cursor, footer="SEL pick  BACK cancel")
-        if ui.result is not None:
-            return ui.result
-        return self.step_screen(step)
+        return views.screen(self)
 
     def step_screen(self, step: Step) -> Screen:
-        if isinstance(step, AwaitChip):
-            return self._idle_screen(step)
-        if isinstance(step, AwaitChoice):
-            return self._choice_screen(step)
-        if isinstance(step, AwaitRoll):
-            return self._roll_screen(step)
-        return self._summary_screen(step)
-
-    def _devices_down(self) -> list[str]:
-        return [f"{capital(d)} down" for d in self.ui.faults if d != "display"]
-
-    def _idle_screen(self, step: AwaitChip) -> Screen:
-        prompt = step.prompt or "Draw a chip"
-        before, _, after = prompt.partition(":")
-        title = first_fitting("title", prompt, before.strip() if after else "", "Draw a chip")
-        lines = [counted(len(step.in_bag), "chip") + " in the bag", *self._devices_down()]
-        if title != prompt:
-            rest = after.strip() if title == before.strip() else prompt
-            if rest.lower().rstrip(".") != "draw a chip":
-                lines.insert(0, capital(rest))
-        hint = "SEL: pick chip" if "chip reader" in self.ui.faults else "hold SEL: menu"
-        return Screen("idle", title, big="Draw a chip", lines=tuple(lines), footer=hint)
-
-    def _choice_screen(self, step: AwaitChoice) -> Screen:
-        question = step.prompt
-        if step.about and question.startswith(step.about) and question != step.about:
-            rest = question[len(step.about) :]
-            question = capital(rest.lstrip(": ") if rest.startswith(":") else rest.strip())
-        if step.about:
-            title = first_fitting("title", capital(step.about), "Choose")
-            footer = question if title == capital(step.about) else step.prompt
-        else:
-            title = first_fitting("title", step.prompt, "Choose")
-            footer = "SEL choose" if title == step.prompt else step.prompt
-        return Screen("menu", title, items=tuple(o.label for o in step.options),
-                      cursor=min(self.ui.cursor, len(step.options) - 1), footer=footer)
-
-    def _roll_screen(self, step: AwaitRoll) -> Screen:
-        request = step.request
-        plan = self.plan(request)
-        done = self.throws_done(request)
-        at = min(done, max(0, len(plan) - 1))
-        groups = throw_groups(request, plan[at]) if plan else list(request.groups)
-        check = check_title(request.reason)
-        # The odds come before the reason's words when the title says what the
-        # roll is for (the reason's topic, the check, whose throw it is).
-        odds = "" if request.secret else odds_line(step.odds, request.groups)
-        lines: list[str] = []
-        if len(plan) > 1:
-            labels = ", ".join(dict.fromkeys(g.label for g in groups))
-            if request.secret:  # the title is what tells the players to hide the dice
-                title = first_fitting("title", f"Secret roll {at + 1} of {len(plan)}",
-                                      f"Secret {at + 1}/{len(plan)}")
-            else:
-                title = first_fitting("title", f"Throw {at + 1} of {len(plan)}: {labels}",
-                                      f"Throw {at + 1}/{len(plan)}: {labels}",
-                                      f"Throw {at + 1} of {len(plan)}")
-            if done:
-                lines.append(f"Read so far: {self._read_so_far(request)}")
-            if labels not in title:
-                lines.append(f"For {labels}")
-            lines += [odds, request.reason]
-        elif request.secret:
-            title = "Secret roll"
-            lines.append(request.reason)
-        else:
-            named = {capital(t): t for t in (request.reason, *topic(request.reason))}
-            # Who rolls, when nothing longer fits: the odds come first, and under them
-            # the rest of the reason (whom they shoot at, the aside in brackets).
-            who = {t: t for t in (*unbracketed(request.reason), *subject(request.reason))}
-            # Then what the dice are, as the result screen is titled: "Wounds" says
-            # more than "Roll the dice", which the big line says already.
-            dice = [capital(g.label) for g in request.groups[:1] if g.count]
-            title = first_fitting("title", *named, check or "", *who, *dice, "Roll the dice")
-            taken = named.get(title, who.get(title, ""))
-            rest = "" if taken == request.reason else rest_of(request.reason, taken)
-            lines += [rest, odds] if title == "Roll the dice" else [odds, rest]
-        lines = [line for line in lines if line]
-        lines += [f"{g.label}: {g.faces_meaning}" for g in groups
-                  if g.faces_meaning and not request.secret]
-        if "camera" in self.ui.faults:
-            footer = "No camera: SEL enter"
-        elif self.entry_offered():
-            footer = "SEL: enter by hand"
-        else:
-            footer = "hold SEL: menu"
-        kind = "reading" if done and len(plan) > 1 else "check" if check else "roll"
-        return Screen(kind, title, big=f"Roll {dice_text(groups)}", lines=tuple(lines),
-                      footer=footer)
-
-    def _read_so_far(self, request: RollRequest) -> str:
-        """The dice read for the throws made: their faces while a line holds them,
-        else how many of the roll's dice are in."""
-        read = self.ui.partial
-        if request.secret:
-            return "hidden"
-        kinds = [request.kinds[at] for at in dice_order(request, self.plan(request))]
-        shown = spaced(tuple(kinds), read)
-        if fits_line("footer", f"Read so far: {shown}"):
-            return shown
-        return f"{len(read)} of {counted(request.dice_count, 'die', 'dice')}"
-
-    def _summary_screen(self, step: GameOver) -> Screen:
-        # Most rules end their summary with the state's description: not said twice.
-        lines = (*step.summary,
-                 *(line for line in self.session.describe() if line not in step.summary))
-        # "won" agrees with a side of one name or many ("Garrison", "Besiegers").
-        big = first_fitting("big", f"{step.winner} won", step.winner) if step.winner else "Draw"
-        footer = "SEL: new game" if self.games is not None else "hold SEL: menu"
-        return Screen("summary", "Game over", big=big, lines=lines, footer=footer)
-
-    def _entry_screen(self, entry: Entry) -> Screen:
-        label = entry.labels[entry.at] if entry.labels else ""
-        what = "Correct" if entry.correction else "Enter"
-        count = f"{what} {entry.at + 1}/{len(entry.values)}"
-        title = first_fitting("title", f"{count}: {label}" if label else count, count)
-        step = self.step
-        reason = step.request.reason if isinstance(step, AwaitRoll) else ""
-        # One line of context: the whole reason, or what it says after its topic.
-        context = first_fitting("footer", reason, *(rest_of(reason, t) for t in topic(reason)),
-                                reason)
-        lines = ([label] if label and label not in title else []) + [context]
-        last = entry.at + 1 == len(entry.values)
-        return Screen(
-            "entry", title,
-            items=tuple(entry.kinds[i].describe_face(v) for i, v in enumerate(entry.values)),
-            cursor=entry.at, lines=tuple(lines),
-            footer="UP/DN value  SEL ok" if last else "UP/DN value  SEL next",
-        )
-
-    def _games_screen(self) -> Screen:
-        labels = tuple(first_fitting_item(*choice.labels) for choice in self.ui.games)
-        if self.has_game:
-            return Screen("menu", "New game", items=labels, cursor=self.ui.cursor,
-                          footer="SEL pick  BACK cancel")
-        return Screen("menu", "Start a game", items=labels, cursor=self.ui.cursor,
-                      footer="SEL start")
-
-    def _confirm_new_screen(self, picked: Picked) -> Screen:
-        # The scenario's title where it shows whole, else the name it was listed by:
-        # three lines in all, so that nothing needs the UP that would start the game.
-        label = first_fitting_item(*self.ui.games[self.ui.cursor].labels)
-        return Screen("warning", "Start a new game?",
-                      lines=(first_fitting_item(picked.title, label), "This game is archived."),
-                      footer="UP yes, any other no")
-
-    def _reveal_screen(self, secret: SecretRoll) -> Screen:
-        return Screen("secret", "Reveal secret?", lines=(capital(secret.reason),),
-                      footer="UP reveals; any other button keeps it hidden")
-
-    def _pick_label(self, chip: str) -> str:
-        """A chip in the pick list: its code and its unit's name, so the referee picks
-        by name; the code alone where both would not show whole."""
-        units = [u.name for u in self.session.record.scenario.units if u.chip == chip]
-        if not units or units == [chip]:
-            return chip
-        label = f"{chip}: {' / '.join(units)}"
-        return label if fits_item(label) else chip
-
-    def _chip_screen(self, chip: str, transition: Transition) -> Screen:
-        """The chip drawn: the unit it activates, its side and its state."""
-        scenario = self.session.record.scenario
-        unit = next((u for u in scenario.units if u.chip == chip), None)
-        step = self.step
-        if unit is None and isinstance(step, AwaitChoice) and step.about:
-            unit = next((u for u in scenario.units if u.name == step.about), None)
-        title = first_fitting("title", f"Chip: {chip}", "Chip drawn")
-        if unit is None:
-            return Screen("chip", title, big=chip,
-                          lines=transition.log or (next_hint(step),), footer="any button")
-        now = [f"Now: {part}" for part in self._unit_state(unit.name)]
-        # The strength it started with only where nothing says how it stands now
-        # ("12 figures" over "Now: Tuareg Band 6" reads as a contradiction).
-        lines = [f"{unit.side} · {unit.kind}"
-                 + ("" if now else f", {counted(unit.figures, 'figure')}"), *now]
-        if not now:  # the draw's own line ("Chip S1: ...") says what the title does
-            lines += [ln for ln in transition.log
-                      if unit.name in ln and not ln.startswith(f"Chip {chip}")][:1]
-        big = first_fitting("big", unit.name)
-        return Screen("chip", title, big=big, lines=tuple(lines), footer=next_hint(step))
-
-    def _unit_state(self, name: str) -> list[str]:
-        """The parts of the rules' game description about one unit: a line that
-        lists a whole side ("FFL: Legion 1 7, Legion 2 6") is cut down to its part."""
-        found: list[str] = []
-        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-        for line in self.session.describe():
-            for part in _outside_brackets_split(line.strip()):
-                side, colon, rest = part.partition(": ")
-                if colon and not pattern.search(side):
-                    part = rest
-                if pattern.search(part) and part.strip() != name:
-                    found.append(part)
-        return found
-
-    def _result_screen(self, step: Step, event: Event, outcome: Outcome) -> Screen:
-        request = step.request if isinstance(step, AwaitRoll) else None
-        odds = step.odds if isinstance(step, AwaitRoll) else None
-        # The odds of the headline shown, when they are (not those of another count):
-        # every value it could take (a "killed" that could be 3 is a count, not a yes
-        # or no), and the chance of each.
-        exact = odds if odds is not None and odds.headline_label == outcome.headline_label \
-            else None
-        values = tuple(exact.headline) if exact is not None else ()
-        title = "Result"
-        if request is not None:
-            named_by = [check_title(request.reason) or "", *unbracketed(request.reason),
-                        *subject(request.reason), *action_named(request.reason)]
-            named_by += [capital(g.label) for g in request.groups[:1] if g.count]
-            title = first_fitting("title", capital(request.reason),
-                                  *map(capital, topic(request.reason)), *named_by, "Result")
-        lines: list[str] = []
-        named = named_outcomes(outcome.headline_label, request.groups if request else (),
-                               odds.names if odds else None)
-        # The words already on the screen, which an effect or a detail need not repeat.
-        said = {outcome.headline_label, *outcome.headline_label.split()}
-        shown_is_one_outcome = named is not None or yes_no(outcome.headline_label,
-                                                             values or [outcome.headline])
-        if named is not None:
-            noun, names = named
-            name = category_name(outcome.headline, names)
-            # A roll-off's tie names no side ("Goes first: tie" reads as if one called
-            # "tie" did): it says what happens instead, the same dice again.
-            rolled_again = name == "tie" and outcome.follow_up is not None
-            big = (first_fitting("big", "Tie: roll again", "Tie") if rolled_again
-                   else first_fitting("big", capital(f"{noun}: {name}"), capital(name)))
-            said |= {noun, name}
-            # The name alone under a title that says what was rolled for ("Legion"
-            # under "Activation toss") is enough; "Result" needs the noun said.
-            if noun and big == capital(name) and title == "Result":
-                lines.append(capital(f"{noun}: {name}"))
-        else:
-            # Too long for the headline: the number and its key word large, all of it below.
-            full = headline(outcome, values)
-            big = first_fitting("big", full, *short_headline(outcome, values))
-            said.add(full)
-            if big != full:
-                lines.append(full)
-        said = {w.lower() for w in said} | {singular(w.lower()) for w in said}
-        shown_dice: list[tuple[str, str]] = []  # (words shown with them, dice)
-        # one group's dice are all the dice: "Arab rifles: 6, 3 -> 1 hit" says "1 hit"
-        rolled = [g for g in request.groups if g.count] if request is not None else []
-        group_labels = [rolled[0].label] if len(rolled) == 1 else []
-        if isinstance(event, DiceAccepted) and event.dice and request is not None:
-            shown_dice = [("", faces(request.kinds, event.dice)),
-                          *dice_by_group(request, event.dice)]
-            lines += dice_lines(request, event.dice)
-        # An effect that only names the headline again ("Sighted" under "Sighted:
-        # yes", "Martinet" under "Type: martinet", "Hit" under "1 hit"), or, being
-        # exactly as likely, the very outcome shown ("First activates" under "Legion",
-        # "Morale failed" under "Passed: no"), is not said twice.
-        same: set[str] = set()
-        if exact is not None and shown_is_one_outcome:
-            shown_chance = exact.headline.get(outcome.headline)
-            same = {name for name, chance in exact.effects.items() if chance == shown_chance}
-        effects = ", ".join(pretty(e) for e in sorted(outcome.effects)
-                            if pretty(e).lower() not in said and e not in same)
-        if effects:
-            lines.append(capital(effects))
-        # Every detail, less the dice the "Dice" line shows ("rolled 3, 4: 0 hits"
-        # under "0 hits" says nothing): the page scrolls, and a casualty or a
-        # modifier left off it is one the referee never hears of.
-        for line in outcome.changes or outcome.details:
-            for label, dice in shown_dice:
-                shorter = (without_dice(line, dice, (title, big, *group_labels)) if not label
-                           else _without_group_dice(line, label, dice))
-                if shorter != line:
-                    line = shorter
-                    break
-            if line and line.lower() not in said and line.lower() != big.lower():
-                lines.append(line)
-        return Screen("result", title, big=big, lines=tuple(lines), footer=next_hint(self.step))
-
-    def _turn_end_screen(self, transition: Transition) -> Screen:
-        title = next((ln for ln in transition.log if ln.lower().startswith("end of turn")),
-                     "End of turn")
-        return Screen("check", first_fitting("title", title, "End of turn"),
-                      lines=self.session.describe(), footer=next_hint(self.step))
+        """The screen of a step waiting (`views.step_screen`)."""
+        return views.step_screen(self, step)
 
     def refresh(self) -> None:
         self.show_screen(self.screen())
