@@ -18,7 +18,7 @@ import numpy as np
 from .types import Box, VisionError
 
 #: Kept around the floor's outline in the straightened view, as a share of its size: dice
-#: against a wall stick out of the floor's outline (as ``calibrate.find_tray`` grows the
+#: against a wall stick out of the floor's outline (as ``tray.find_tray`` grows the
 #: floor's box by 6 % a side).
 MARGIN = 0.06
 

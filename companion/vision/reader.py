@@ -5,6 +5,8 @@ Pipeline (all OpenCV + numpy; the networks run through cv2.dnn from ONNX files s
 
 1. Lighting normalisation (calibrated per-channel gains) and the tray region; a tray
    calibrated with its corners (camera at an angle) is straightened first (``perspective``).
+   Uncalibrated, a frame whose tray floor is clearly seen at an angle is also read
+   straightened, and that reading kept unless it reads fewer dice (``_read_straightened``).
 2. Scale: the frame is resized so that a die is ~22 px across for the detector; the die
    size comes from the calibration, or from a first detector pass when uncalibrated.
 3. Detector: a small stride-4 centre-heatmap network (CenterNet style) gives each die's
@@ -42,6 +44,7 @@ from .nets_meta import (
     normalise_frame,
 )
 from .perspective import Straightening
+from .tray import clearly_tilted, find_tray_corners
 from .types import (
     KINDS,
     Box,
@@ -211,11 +214,14 @@ class DiceReader:
         logo_faces_dir: Path | None = None,
         *,
         models: Models | None = None,
+        straighten_uncalibrated: bool = True,
     ) -> None:
         """A reader of ``kinds`` (``KINDS``). ``calibration`` is checked as the config's
         is (``Calibration.from_dict``). ``logo_faces_dir``: a folder of taught logo faces,
         which must exist (``LogoStore.load``). ``models``: networks already loaded by
         another reader of this thread (``load_models``), to save loading them again.
+        ``straighten_uncalibrated``: with no tray or corners calibrated, read a frame whose
+        tray is clearly seen at an angle straightened too (``_read_straightened``).
 
         Raises VisionError, naming the file or setting, when a model it needs is missing
         or damaged, or the calibration or the logo store cannot be used.
@@ -230,6 +236,7 @@ class DiceReader:
             )
         self.calibration = (calibration or Calibration()).checked()
         self.kinds = tuple(kinds)
+        self.straighten_uncalibrated = straighten_uncalibrated
         # Digit classes (d10 0-9, percentile 00-90, not a face) allowed by ``kinds``.
         self._digit_classes = np.array(
             [k in self.kinds for k in ["d10"] * 10 + ["percentile"] * 10] + [True], np.float32
@@ -252,13 +259,49 @@ class DiceReader:
     def read(self, frame_bgr: np.ndarray) -> FrameReading:
         t0 = time.perf_counter()
         view = self._view(frame_bgr)
+        dice, unreadable = self._read_view(view)
+        if view.straightening is None and self._searches_whole_frame():
+            dice, unreadable = self._read_straightened(view, dice, unreadable)
+        return FrameReading(dice, unreadable, (time.perf_counter() - t0) * 1000)
+
+    def _read_view(self, view: _View
+                   ) -> tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]:
+        """The dice of a view, their boxes in the camera's own frame, top to bottom."""
         cands = self._detect_all(view.image, view.tray, view.die_px)
         dice, unreadable = self._read_candidates(view.image, cands, view.tray)
-        # In the camera's own frame, top to bottom.
-        dice = sorted((replace(d, box=view.box_back(d.box)) for d in dice), key=_reading_order)
-        unreadable = sorted((replace(u, box=view.box_back(u.box)) for u in unreadable),
-                            key=_reading_order)
-        return FrameReading(tuple(dice), tuple(unreadable), (time.perf_counter() - t0) * 1000)
+        return (tuple(sorted((replace(d, box=view.box_back(d.box)) for d in dice),
+                             key=_reading_order)),
+                tuple(sorted((replace(u, box=view.box_back(u.box)) for u in unreadable),
+                             key=_reading_order)))
+
+    def _searches_whole_frame(self) -> bool:
+        """No tray and no corners calibrated: where the tray is, and at what angle the
+        camera sees it, are for the reader to find."""
+        return (self.straighten_uncalibrated and self.calibration.tray is None
+                and self.calibration.corners is None)
+
+    def _read_straightened(
+        self, view: _View, dice: tuple[DieReading, ...],
+        unreadable: tuple[UnreadableDie, ...],
+    ) -> tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]:
+        """An uncalibrated frame whose tray floor is clearly seen at an angle, read again
+        straightened as calibrated corners would (``tray.clearly_tilted``). The dice at an
+        angle come out square there, as the networks learned them; the straightened
+        reading is kept unless it reads fewer dice, or as many with more refused (a floor
+        outline bitten by dice against a wall can give a skewed outline of a tray seen
+        from above)."""
+        corners = find_tray_corners(view.image)
+        h, w = view.image.shape[:2]
+        if corners is None or not clearly_tilted(corners, (w, h)):
+            return dice, unreadable
+        straightening = Straightening.from_corners(corners)
+        # A die size calibrated in the camera's frame does not hold in the straightened
+        # view, so it is found again there.
+        straight = self._read_view(_View(straightening.view(view.image), None, 0.0,
+                                         straightening, (w, h)))
+        if (len(straight[0]), -len(straight[1])) < (len(dice), -len(unreadable)):
+            return dice, unreadable
+        return straight
 
     def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[Box, float]]:
         """(box, detector score) of every die-like object, before any reading or refusal."""

@@ -13,8 +13,9 @@ import pytest
 
 from companion.vision import Calibration, DiceReader, VisionError, calibrate_from_frames
 from companion.vision import reader as reader_module
-from companion.vision.calibrate import find_tray, median_frame
+from companion.vision.calibrate import median_frame
 from companion.vision.compose import compose_tray
+from companion.vision.tray import find_tray
 
 
 @pytest.mark.parametrize(("kinds", "says"), [

@@ -18,6 +18,7 @@ from companion.vision.cli import add_commands
 from companion.vision.compose import DATA_DIR, compose_tray_with_boxes
 from companion.vision.perspective import Straightening, order_corners
 from companion.vision.synth import seen_at_an_angle, tray_on_table
+from companion.vision.tray import clearly_tilted
 
 
 def _on_table(tray: np.ndarray) -> np.ndarray:
@@ -135,6 +136,49 @@ def test_straightened_trays_read_better_and_boxes_stay_in_the_cameras_frame(
     assert right["straightened"] >= 0.9 * dice, (right, dice)
     assert right["straightened"] > right["as seen"], right
     assert boxes_found >= 0.9 * dice, (boxes_found, dice)
+
+
+@pytest.mark.parametrize("corners, tilted", [
+    ([(100, 100), (500, 100), (500, 400), (100, 400)], False),   # upright
+    ([(300, 50), (550, 300), (300, 550), (50, 300)], False),     # turned 45 degrees
+    ([(150, 100), (450, 100), (520, 400), (80, 400)], True),     # keystone: sides 1.47
+    ([(100, 100), (500, 160), (500, 460), (100, 400)], True),    # corners 81.5 and 98.5
+    ([(100, 100), (505, 104), (510, 400), (100, 390)], False),   # within 3 degrees, 1.04
+    ([(150, 100), (450, 100), (520, 599), (80, 599)], False),    # cut by the frame's edge
+])
+def test_only_a_whole_floor_far_from_a_rectangle_is_a_camera_at_an_angle(
+    corners: list[tuple[int, int]], tilted: bool
+) -> None:
+    assert clearly_tilted(order_corners(corners), (640, 600)) is tilted
+
+
+@pytest.mark.parametrize("degrees, about_vertical", ANGLES[1:3])
+def test_an_uncalibrated_reader_straightens_a_tray_seen_at_an_angle(
+    empty_tray: np.ndarray, degrees: float, about_vertical: bool
+) -> None:
+    straightening, as_seen = DiceReader(), DiceReader(straighten_uncalibrated=False)
+    right: Counter[str] = Counter()
+    wrong: Counter[str] = Counter()
+    dice = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        values = [rng.randint(1, 6) for _ in range(rng.randint(3, 7))]
+        frame, _ = seen_at_an_angle(_on_table(compose_tray_with_boxes(values, "d6", rng)[0]),
+                                    degrees, about_vertical)
+        dice += len(values)
+        for name, reader in (("straightening", straightening), ("as seen", as_seen)):
+            got, want = Counter(d.value for d in reader.read(frame).dice), Counter(values)
+            right[name] += sum((got & want).values())
+            wrong[name] += sum((got - want).values())
+    assert right["straightening"] >= 0.9 * dice, (right, dice)
+    assert right["straightening"] > right["as seen"], right
+    assert wrong["straightening"] <= wrong["as seen"], wrong
+
+
+def test_an_uncalibrated_reader_reads_a_tray_seen_from_above_as_it_is() -> None:
+    frame = _on_table(cv2.imread(str(DATA_DIR / "sample-1.jpg"), cv2.IMREAD_COLOR))
+    assert DiceReader().read(frame).dice == DiceReader(
+        straighten_uncalibrated=False).read(frame).dice
 
 
 def test_calibrate_takes_corners_from_the_command_line(tmp_path: Path,
