@@ -832,6 +832,21 @@ def larger_share_kept(
     return None
 
 
+AskT = TypeVar("AskT")
+ApplyT = TypeVar("ApplyT")
+
+
+@dataclass(frozen=True)
+class StageStep(Generic[AskT, ApplyT]):
+    """A stage of a system's sequence of play as the step module that owns it declares
+    it: how its question is put (`ask`) and what the answer does (`apply`). One entry for
+    both, so that no stage can be asked and left unanswered. Each system names its own
+    kinds (`ChoiceStep = StageStep[ChoiceAsk, ChoiceHandler]`...)."""
+
+    ask: AskT
+    apply: ApplyT
+
+
 H = TypeVar("H")
 
 

@@ -20,9 +20,10 @@ points. A captured commanding officer ends the game at once (by default).
 This module holds only the entry points (`start`, `next_step`, `advance`), the status
 lines (`describe`) and the dispatch: the game waits on `GameState.stage`, whose `kind`
 names the question. Each step module in `play/` (see `play/__init__.py` for the map)
-declares the kinds it answers, `ROLLS` and `CHOICES`, each with how its question is
-put and how its answer is applied, and the phases it steps, `PHASES`; they are gathered
-here, and `_settle` steps through the phases until the next question.
+declares the kinds it answers, `ROLLS` and `CHOICES`, each a `StageStep`: how its
+question is put and how its answer is applied, and the phases it steps, `PHASES`; they
+are gathered here (a kind both a roll and a choice is refused by
+tests/rules/test_play_layers.py), and `_settle` steps through the phases until the next question.
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ def start(scenario: Scenario) -> GameState:
 
 # The stage kinds and phases are persisted (a journaled game's state names the one it
 # waits at), the handlers' names and modules are not: a step module may move one freely.
-PHASES: dict[str, PhaseStep] = merged_handlers(
+_PHASES: dict[str, PhaseStep] = merged_handlers(
     turns.PHASES,
     orders.PHASES,
     shooting.PHASES,
@@ -154,7 +155,7 @@ PHASES: dict[str, PhaseStep] = merged_handlers(
     rallying.PHASES,
 )
 
-ROLLS: dict[str, RollStep] = merged_handlers(
+_ROLLS: dict[str, RollStep] = merged_handlers(
     turns.ROLLS,
     orders.ROLLS,
     shooting.ROLLS,
@@ -163,7 +164,7 @@ ROLLS: dict[str, RollStep] = merged_handlers(
     rallying.ROLLS,
 )
 
-CHOICES: dict[str, ChoiceStep] = merged_handlers(
+_CHOICES: dict[str, ChoiceStep] = merged_handlers(
     turns.CHOICES,
     orders.CHOICES,
     shooting.CHOICES,
@@ -173,8 +174,6 @@ CHOICES: dict[str, ChoiceStep] = merged_handlers(
     rallying.CHOICES,
 )
 
-if ROLLS.keys() & CHOICES.keys():  # pragma: no cover - a bug, found on import
-    raise AssertionError(f"both a roll and a choice for {sorted(ROLLS.keys() & CHOICES.keys())}")
 
 
 def _request(roll: Roll) -> RollRequest:
@@ -193,11 +192,11 @@ def _step(s: GameState, *, with_odds: bool) -> Step:
     if s.finished:
         return GameOver(s.winner or None, _summary(s))
     kind = s.stage.kind
-    if kind in ROLLS:
-        roll = ROLLS[kind].ask(s)
+    if kind in _ROLLS:
+        roll = _ROLLS[kind].ask(s)
         return AwaitRoll(_request(roll), roll.action.odds(roll.params) if with_odds else None)
-    if kind in CHOICES:
-        return CHOICES[kind].ask(s)
+    if kind in _CHOICES:
+        return _CHOICES[kind].ask(s)
     # _settle always leaves a stage; a state from elsewhere may name one unknown here
     raise RulesError(f"the game is stuck at {kind!r}")  # pragma: no cover
 
@@ -218,16 +217,16 @@ def advance(state: object, given: GameInput) -> Transition:
     out = Out()
     if isinstance(given, Rolled):
         assert isinstance(step, AwaitRoll)
-        roll = ROLLS[s.stage.kind].ask(s)
+        roll = _ROLLS[s.stage.kind].ask(s)
         outcome = roll.action.resolve(roll.params, given.dice)
         out.outcome = outcome
         out.cues.add("dice")
         out.log.append(step.request.reason)  # the details below give the verdict
         out.log.extend(f"  {line}" for line in outcome.details)
-        new = ROLLS[s.stage.kind].apply(s.at(stage=Stage()), s.stage, given.dice, outcome, out)
+        new = _ROLLS[s.stage.kind].apply(s.at(stage=Stage()), s.stage, given.dice, outcome, out)
     else:
         assert isinstance(given, Chosen)
-        new = CHOICES[s.stage.kind].apply(s.at(stage=Stage()), s.stage, given.key, out)
+        new = _CHOICES[s.stage.kind].apply(s.at(stage=Stage()), s.stage, given.key, out)
     new = _settle(new, out.log, out.cues)
     if out.outcome is not None:
         out.outcome = replace(out.outcome, changes=_changes(out.log, out.headline_said))
@@ -254,7 +253,7 @@ def _settle(s: GameState, log: list[str], cues: set[str] | None = None) -> GameS
     for _ in range(10_000):
         if s.finished or s.stage.kind:
             return s
-        phase = PHASES.get(s.phase)
+        phase = _PHASES.get(s.phase)
         if phase is None:  # pragma: no cover
             raise RulesError(f"unknown phase {s.phase!r}")
         s = phase(s, out)

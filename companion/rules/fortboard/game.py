@@ -10,9 +10,8 @@ This module holds only the entry points (`start`, `next_step`, `advance`,
 `describe`), the dispatch and the settling after each input: the steps themselves
 are in `play/`, one module per part of the game (see `play/__init__.py` for the map).
 What the game waits for is the `Ask` on top of the state's stack; its `kind` names the
-question (`_CHOICE_ASKS`, `_ROLL_ASKS`) and the handler of its answer
-(`_CHOICE_HANDLERS`, `_ROLL_HANDLERS`), gathered here from every step module. The
-menu's question is built here (`move_menu.menu`); the asks "combat" and "land" need no
+stage: its question and what its answer does, one `StageStep` in `_CHOICES` or
+`_ROLLS`, gathered here from every step module. The asks "combat" and "land" need no
 input and are done by `_settle`. `MELEE_WINS` (a melee's count, now defined in
 `play/combat.py`) may still be imported from here.
 """
@@ -48,16 +47,14 @@ from companion.rules.fortboard.play import (
 )
 from companion.rules.fortboard.play.combat import MELEE_WINS as MELEE_WINS
 from companion.rules.fortboard.play.combat import combat_next
-from companion.rules.fortboard.play.move_menu import from_places, menu
+from companion.rules.fortboard.play.move_menu import from_places
 from companion.rules.fortboard.play.moving import land
 from companion.rules.fortboard.play.reactions import reaction_options
 from companion.rules.fortboard.play.shooting import missile_targets
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     alive,
 )
 from companion.rules.fortboard.play.turns import COMBAT, check_fallen, check_victory
@@ -98,46 +95,25 @@ def start(scenario: Scenario) -> GameState:
 
 # The ask kinds are persisted (a state's stack names them, and a state is rebuilt by
 # replaying the journal's inputs through them); the handlers' names and modules are not.
-_CHOICE_ASKS: dict[str, ChoiceAsk] = merged_handlers(
-    siege_engines.CHOICE_ASKS,
-    moving.CHOICE_ASKS,
-    shooting.CHOICE_ASKS,
-    wall_weapons.CHOICE_ASKS,
-    guns.CHOICE_ASKS,
-    stonework.CHOICE_ASKS,
-    reactions.CHOICE_ASKS,
-    move_menu.CHOICE_ASKS,
+_CHOICES: dict[str, ChoiceStep] = merged_handlers(
+    siege_engines.CHOICES,
+    moving.CHOICES,
+    shooting.CHOICES,
+    wall_weapons.CHOICES,
+    guns.CHOICES,
+    stonework.CHOICES,
+    reactions.CHOICES,
+    move_menu.CHOICES,
 )
 
-_ROLL_ASKS: dict[str, RollAsk] = merged_handlers(
-    siege_engines.ROLL_ASKS,
-    combat.ROLL_ASKS,
-    moving.ROLL_ASKS,
-    shooting.ROLL_ASKS,
-    wall_weapons.ROLL_ASKS,
-    guns.ROLL_ASKS,
-    stonework.ROLL_ASKS,
-)
-
-_CHOICE_HANDLERS: dict[str, ChoiceHandler] = merged_handlers(
-    siege_engines.CHOICE_HANDLERS,
-    moving.CHOICE_HANDLERS,
-    shooting.CHOICE_HANDLERS,
-    wall_weapons.CHOICE_HANDLERS,
-    guns.CHOICE_HANDLERS,
-    stonework.CHOICE_HANDLERS,
-    reactions.CHOICE_HANDLERS,
-    move_menu.CHOICE_HANDLERS,
-)
-
-_ROLL_HANDLERS: dict[str, RollHandler] = merged_handlers(
-    siege_engines.ROLL_HANDLERS,
-    combat.ROLL_HANDLERS,
-    moving.ROLL_HANDLERS,
-    shooting.ROLL_HANDLERS,
-    wall_weapons.ROLL_HANDLERS,
-    guns.ROLL_HANDLERS,
-    stonework.ROLL_HANDLERS,
+_ROLLS: dict[str, RollStep] = merged_handlers(
+    siege_engines.ROLLS,
+    combat.ROLLS,
+    moving.ROLLS,
+    shooting.ROLLS,
+    wall_weapons.ROLLS,
+    guns.ROLLS,
+    stonework.ROLLS,
 )
 
 
@@ -158,13 +134,10 @@ def _next_step(state: GameState) -> Step:
         return GameOver(state.winner, _summary(state))
     ask = state.top
     kind = ask.kind
-    if kind == "menu":
-        who = state.side_name(state.phase)
-        return AwaitChoice(f"Turn {state.turn}: {who} move", tuple(menu(state)), about=who)
-    if kind in _CHOICE_ASKS:
-        prompt, options, about = _CHOICE_ASKS[kind](state, ask)
+    if kind in _CHOICES:
+        prompt, options, about = _CHOICES[kind].ask(state, ask)
         return AwaitChoice(prompt, tuple(options), about=about)
-    request, odds = _ROLL_ASKS[kind](state, ask)
+    request, odds = _ROLLS[kind].ask(state, ask)
     return AwaitRoll(request, odds)
 
 
@@ -176,11 +149,11 @@ def advance(state: GameState, given: GameInput) -> Transition:
     check_input(step, given)
     out = Out()
     if isinstance(given, Chosen):
-        new = _CHOICE_HANDLERS[state.top.kind](state, given.key, out)
+        new = _CHOICES[state.top.kind].apply(state, given.key, out)
     else:
         assert isinstance(given, Rolled)
         out.cues.add("dice")
-        new = _ROLL_HANDLERS[state.top.kind](state, tuple(given.dice), out)
+        new = _ROLLS[state.top.kind].apply(state, tuple(given.dice), out)
     new = _settle(new, out)
     return Transition(new, tuple(out.log), out.outcome, frozenset(out.cues))
 
@@ -229,7 +202,7 @@ def _settle(state: GameState, out: Out) -> GameState:
         if ask.kind == "from" and not from_places(state, ask):
             state = state.pop()
             continue
-        if ask.kind == "space_hit" and not _CHOICE_ASKS["space_hit"](state, ask)[1]:
+        if ask.kind == "space_hit" and not _CHOICES["space_hit"].ask(state, ask)[1]:
             state = state.pop()
             continue
         return state

@@ -9,9 +9,9 @@ pursuit). Commanders who were hit come back at the end of the next turn.
 This module holds only the entry points (`start`, `next_step`, `advance`, `describe`),
 the dispatch and the settling after each input; the state is in `state.py` and the
 steps are in `play/`, one module per part of the game (see `play/__init__.py` for the
-map). Play goes by named stages (`GameState.stage`): a stage's question comes from
-`_CHOICE_ASKS` or `_ROLL_ASKS`, and its answer goes to the stage's handler in
-`_CHOICE_HANDLERS` or `_ROLL_HANDLERS`, gathered here from every step module. `_settle`
+map). Play goes by named stages (`GameState.stage`): a stage's entry in `_CHOICES` or
+`_ROLLS` (a `StageStep`, gathered here from every step module) puts its question and
+applies its answer. `_settle`
 does what needs no input (a side with no unit left to order, a roll that cannot score,
 the game's end). `GameState` (now in `state.py`) and `GROUND_PROMPT` (now in
 `play/melee.py`) may still be imported from here.
@@ -58,11 +58,9 @@ from companion.rules.on_the_frontier.play import (
 from companion.rules.on_the_frontier.play.charge_phase import next_player
 from companion.rules.on_the_frontier.play.melee import GROUND_PROMPT as GROUND_PROMPT
 from companion.rules.on_the_frontier.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     prefix,
 )
 from companion.rules.on_the_frontier.play.turns import commanders_follow, strength, winner
@@ -117,53 +115,34 @@ def start(scenario: Scenario) -> GameState:
 
 # The stages are persisted (a journaled game's state names one), the handlers' names and
 # modules are not: a step module may move a handler freely.
-_CHOICE_ASKS: dict[str, ChoiceAsk] = merged_handlers(
-    charge_phase.CHOICE_ASKS,
-    firing.CHOICE_ASKS,
-    melee.CHOICE_ASKS,
-    moving.CHOICE_ASKS,
-    rallying.CHOICE_ASKS,
-    works.CHOICE_ASKS,
-    orders.CHOICE_ASKS,
+_CHOICES: dict[str, ChoiceStep] = merged_handlers(
+    charge_phase.CHOICES,
+    firing.CHOICES,
+    melee.CHOICES,
+    moving.CHOICES,
+    rallying.CHOICES,
+    works.CHOICES,
+    orders.CHOICES,
 )
 
-_ROLL_ASKS: dict[str, RollAsk] = merged_handlers(
-    turns.ROLL_ASKS,
-    firing.ROLL_ASKS,
-    melee.ROLL_ASKS,
-    moving.ROLL_ASKS,
-    rallying.ROLL_ASKS,
-    works.ROLL_ASKS,
-)
-
-_CHOICE_HANDLERS: dict[str, ChoiceHandler] = merged_handlers(
-    charge_phase.CHOICE_HANDLERS,
-    firing.CHOICE_HANDLERS,
-    melee.CHOICE_HANDLERS,
-    moving.CHOICE_HANDLERS,
-    rallying.CHOICE_HANDLERS,
-    works.CHOICE_HANDLERS,
-    orders.CHOICE_HANDLERS,
-)
-
-_ROLL_HANDLERS: dict[str, RollHandler] = merged_handlers(
-    turns.ROLL_HANDLERS,
-    firing.ROLL_HANDLERS,
-    melee.ROLL_HANDLERS,
-    moving.ROLL_HANDLERS,
-    rallying.ROLL_HANDLERS,
-    works.ROLL_HANDLERS,
+_ROLLS: dict[str, RollStep] = merged_handlers(
+    turns.ROLLS,
+    firing.ROLLS,
+    melee.ROLLS,
+    moving.ROLLS,
+    rallying.ROLLS,
+    works.ROLLS,
 )
 
 
 def _choice(state: GameState) -> AwaitChoice | None:
-    ask = _CHOICE_ASKS.get(state.stage)
-    return None if ask is None else ask(state)
+    step = _CHOICES.get(state.stage)
+    return None if step is None else step.ask(state)
 
 
 def _roll(state: GameState) -> tuple[Action, Params] | None:
-    ask = _ROLL_ASKS.get(state.stage)
-    return None if ask is None else ask(state)
+    step = _ROLLS.get(state.stage)
+    return None if step is None else step.ask(state)
 
 
 def next_step(state: GameState) -> Step:
@@ -216,16 +195,16 @@ def advance(state: GameState, given: GameInput) -> Transition:
 
 def _on_choice(state: GameState, key: str) -> Result:
     stage = state.stage
-    if stage not in _CHOICE_HANDLERS:
+    if stage not in _CHOICES:
         raise RulesError(f"no choice expected at stage {stage!r}")
-    return _CHOICE_HANDLERS[stage](state, key)
+    return _CHOICES[stage].apply(state, key)
 
 
 def _on_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> Result:
     stage = state.stage
-    if stage not in _ROLL_HANDLERS:
+    if stage not in _ROLLS:
         raise RulesError(f"no roll expected at stage {stage!r}")
-    return _ROLL_HANDLERS[stage](state, outcome, dice)
+    return _ROLLS[stage].apply(state, outcome, dice)
 
 
 def _pointless_roll(state: GameState) -> Result | None:

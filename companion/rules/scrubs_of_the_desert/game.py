@@ -11,9 +11,9 @@ attacker's test, the bouts, and the test of the side that lost more.
 This module holds the entry points (`start`, `next_step`, `advance`), the status lines
 (`describe`) and the dispatch: the state is in `state.py`, the steps in `play/`, one
 module per part of the game (see `play/__init__.py` for the map). The game waits at a
-named stage (`GameState.stage`): the question asked there is built by the stage's entry
-in `CHOICE_ASKS` or `ROLL_ASKS`, and the answer applied by its entry in `CHOICE_HANDLERS` or
-`ROLL_HANDLERS`, all gathered here from every step module; after each input `turns.settle` ends
+named stage (`GameState.stage`): its entry in `_CHOICES` or `_ROLLS`, gathered here from
+every step module, builds the question asked there and applies the answer (a
+`StageStep`); after each input `turns.settle` ends
 the turn, or the game, when it is time. `GameState` may still be imported from here.
 """
 
@@ -58,11 +58,9 @@ from companion.rules.scrubs_of_the_desert.play import (
     turns,
 )
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
 )
 from companion.rules.scrubs_of_the_desert.play.turns import settle, strength, toss_params, winner
 from companion.rules.scrubs_of_the_desert.scenario import read_options, read_setup
@@ -113,67 +111,41 @@ def start(scenario: Scenario) -> GameState:
 
 # A stage names one question and one handler of its answer; which step module declares
 # them is free to change (merged_handlers refuses a stage claimed twice).
-_CHOICE_ASKS: dict[str, ChoiceAsk] = merged_handlers(
-    orders.CHOICE_ASKS,
-    spotting.CHOICE_ASKS,
-    moving.CHOICE_ASKS,
-    charges.CHOICE_ASKS,
-    shooting.CHOICE_ASKS,
-    crew_hits.CHOICE_ASKS,
-    cannon_blasts.CHOICE_ASKS,
-    morale_tests.CHOICE_ASKS,
-    hooks.CHOICE_ASKS,
-    manning_guns.CHOICE_ASKS,
+_CHOICES: dict[str, ChoiceStep] = merged_handlers(
+    orders.CHOICES,
+    spotting.CHOICES,
+    moving.CHOICES,
+    charges.CHOICES,
+    shooting.CHOICES,
+    crew_hits.CHOICES,
+    cannon_blasts.CHOICES,
+    morale_tests.CHOICES,
+    hooks.CHOICES,
+    manning_guns.CHOICES,
 )
 
-_ROLL_ASKS: dict[str, RollAsk] = merged_handlers(
-    turns.ROLL_ASKS,
-    spotting.ROLL_ASKS,
-    moving.ROLL_ASKS,
-    charges.ROLL_ASKS,
-    melee_bouts.ROLL_ASKS,
-    shooting.ROLL_ASKS,
-    crew_hits.ROLL_ASKS,
-    cannon_blasts.ROLL_ASKS,
-    morale_tests.ROLL_ASKS,
-    hooks.ROLL_ASKS,
-)
-
-_CHOICE_HANDLERS: dict[str, ChoiceHandler] = merged_handlers(
-    orders.CHOICE_HANDLERS,
-    spotting.CHOICE_HANDLERS,
-    moving.CHOICE_HANDLERS,
-    charges.CHOICE_HANDLERS,
-    shooting.CHOICE_HANDLERS,
-    crew_hits.CHOICE_HANDLERS,
-    cannon_blasts.CHOICE_HANDLERS,
-    morale_tests.CHOICE_HANDLERS,
-    hooks.CHOICE_HANDLERS,
-    manning_guns.CHOICE_HANDLERS,
-)
-
-_ROLL_HANDLERS: dict[str, RollHandler] = merged_handlers(
-    turns.ROLL_HANDLERS,
-    spotting.ROLL_HANDLERS,
-    moving.ROLL_HANDLERS,
-    charges.ROLL_HANDLERS,
-    melee_bouts.ROLL_HANDLERS,
-    shooting.ROLL_HANDLERS,
-    crew_hits.ROLL_HANDLERS,
-    cannon_blasts.ROLL_HANDLERS,
-    morale_tests.ROLL_HANDLERS,
-    hooks.ROLL_HANDLERS,
+_ROLLS: dict[str, RollStep] = merged_handlers(
+    turns.ROLLS,
+    spotting.ROLLS,
+    moving.ROLLS,
+    charges.ROLLS,
+    melee_bouts.ROLLS,
+    shooting.ROLLS,
+    crew_hits.ROLLS,
+    cannon_blasts.ROLLS,
+    morale_tests.ROLLS,
+    hooks.ROLLS,
 )
 
 
 def _choice(state: GameState) -> AwaitChoice | None:
-    ask = _CHOICE_ASKS.get(state.stage)
-    return ask(state) if ask is not None else None
+    step = _CHOICES.get(state.stage)
+    return step.ask(state) if step is not None else None
 
 
 def _roll(state: GameState) -> tuple[Action, Params] | None:
-    ask = _ROLL_ASKS.get(state.stage)
-    return ask(state) if ask is not None else None
+    step = _ROLLS.get(state.stage)
+    return step.ask(state) if step is not None else None
 
 
 def next_step(state: GameState) -> Step:
@@ -206,17 +178,17 @@ def advance(state: GameState, given: GameInput) -> Transition:
 
 
 def _on_choice(state: GameState, key: str) -> Result:
-    on = _CHOICE_HANDLERS.get(state.stage)
-    if on is None:
+    step = _CHOICES.get(state.stage)
+    if step is None:
         raise RulesError(f"no choice expected at stage {state.stage!r}")
-    return on(state, key)
+    return step.apply(state, key)
 
 
 def _on_roll(state: GameState, outcome: Outcome) -> Result:
-    on = _ROLL_HANDLERS.get(state.stage)
-    if on is None:
+    step = _ROLLS.get(state.stage)
+    if step is None:
         raise RulesError(f"no roll expected at stage {state.stage!r}")
-    return on(state, outcome)
+    return step.apply(state, outcome)
 
 
 # ---------------------------------------------------------------- status

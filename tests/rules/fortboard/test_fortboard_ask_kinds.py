@@ -1,5 +1,5 @@
 """`game.py` gathers the step modules' handlers by ask kind, and the kinds are persisted:
-each has one question and one handler (the modules' import order: tests/rules/
+each is one stage, its question and its handler (the modules' import order: tests/rules/
 test_play_layers.py)."""
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ ROLL_KINDS = {
 }
 
 
-def test_every_ask_kind_has_one_question_and_one_handler() -> None:
-    # the menu's question is built by game.py itself
-    assert set(game._CHOICE_HANDLERS) == CHOICE_KINDS
-    assert set(game._CHOICE_ASKS) == CHOICE_KINDS - {"menu"}
-    assert set(game._ROLL_HANDLERS) == set(game._ROLL_ASKS) == ROLL_KINDS
+def test_every_ask_kind_is_a_stage_of_the_game() -> None:
+    assert set(game._CHOICES) == CHOICE_KINDS
+    assert set(game._ROLLS) == ROLL_KINDS

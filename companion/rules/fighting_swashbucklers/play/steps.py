@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.rules.core import Action, AwaitChoice, Outcome
+from companion.rules.core import Action, AwaitChoice, Outcome, StageStep
 from companion.rules.fighting_swashbucklers.state import GameState, Stage
 
 
@@ -58,25 +58,22 @@ def d10_reading(s: GameState) -> dict[str, int | bool | str]:
     return {"d10_zero": opt_str(s, "d10_zero")}
 
 
-@dataclass(frozen=True)
-class RollStep:
-    """A stage that waits for dice. `ask`: the roll, from the state at the stage.
-    `apply`: what its outcome does, given the state with its stage cleared, the stage
-    answered, the dice and their outcome; it returns the state with its next stage set,
-    or none for the phase to go on."""
+RollStep = StageStep[
+    Callable[[GameState], Roll],
+    Callable[[GameState, Stage, Sequence[int], Outcome, Out], GameState],
+]
+"""A stage that waits for dice: the roll, from the state at the stage; and what its
+outcome does, given the state with its stage cleared, the stage answered, the dice and
+their outcome. It returns the state with its next stage set, or none for the phase to
+go on."""
 
-    ask: Callable[[GameState], Roll]
-    apply: Callable[[GameState, Stage, Sequence[int], Outcome, Out], GameState]
-
-
-@dataclass(frozen=True)
-class ChoiceStep:
-    """A stage that waits for a choice. `ask`: the question, from the state at the
-    stage. `apply`: what the option chosen (its key) does, given the state with its
-    stage cleared and the stage answered."""
-
-    ask: Callable[[GameState], AwaitChoice]
-    apply: Callable[[GameState, Stage, str, Out], GameState]
+ChoiceStep = StageStep[
+    Callable[[GameState], AwaitChoice],
+    Callable[[GameState, Stage, str, Out], GameState],
+]
+"""A stage that waits for a choice: the question, from the state at the stage; and what
+the option chosen (its key) does, given the state with its stage cleared and the stage
+answered."""
 
 
 PhaseStep = Callable[[GameState, Out], GameState]

@@ -16,7 +16,7 @@ from companion.rules.core import DiceGroup, DieKind, Odds, Outcome, RollRequest,
 from companion.rules.fortboard import board, melee
 from companion.rules.fortboard.layout import sentence
 from companion.rules.fortboard.play.losses import wound
-from companion.rules.fortboard.play.steps import Out, RollAsk, RollHandler
+from companion.rules.fortboard.play.steps import Out, RollStep
 from companion.rules.fortboard.play.turns import end_turn
 from companion.rules.fortboard.state import ATTACKER, DEFENDER, Ask, Figure, GameState
 
@@ -230,5 +230,6 @@ def _after_contact(state: GameState, contact: str, out: Out) -> GameState:
     return state
 
 
-ROLL_ASKS: dict[str, RollAsk] = {"melee_roll": _melee_roll}
-ROLL_HANDLERS: dict[str, RollHandler] = {"melee_roll": _on_melee_roll}
+ROLLS: dict[str, RollStep] = {
+    "melee_roll": RollStep(_melee_roll, _on_melee_roll),
+}

@@ -12,11 +12,9 @@ from companion.rules.fortboard.layout import sentence
 from companion.rules.fortboard.play.losses import apply_hits, kill
 from companion.rules.fortboard.play.siege_engines import maybe_engine_destroyed
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     action_roll,
     resolve,
 )
@@ -86,7 +84,10 @@ def _station_hit(state: GameState, station: str, out: Out) -> GameState:
     return apply_hits(state, crew, 1, out)
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"aim": _choose_aim}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"aim": _on_aim}
-ROLL_ASKS: dict[str, RollAsk] = {"gun_roll": _gun_roll}
-ROLL_HANDLERS: dict[str, RollHandler] = {"gun_roll": _on_gun_roll}
+CHOICES: dict[str, ChoiceStep] = {
+    "aim": ChoiceStep(_choose_aim, _on_aim),
+}
+
+ROLLS: dict[str, RollStep] = {
+    "gun_roll": RollStep(_gun_roll, _on_gun_roll),
+}

@@ -16,7 +16,7 @@ from companion.rules.fortboard.play.moving import can_move
 from companion.rules.fortboard.play.reactions import react_fire, reaction_shooters
 from companion.rules.fortboard.play.shooting import can_fire
 from companion.rules.fortboard.play.siege_engines import lower_bridge, ready_crew
-from companion.rules.fortboard.play.steps import ChoiceAsk, ChoiceHandler, Out
+from companion.rules.fortboard.play.steps import ChoiceStep, Out
 from companion.rules.fortboard.play.stonework import attack_structure
 from companion.rules.fortboard.play.turns import end_phase
 from companion.rules.fortboard.play.wall_weapons import weapon_choices
@@ -176,5 +176,12 @@ def _on_from(state: GameState, key: str, out: Out) -> GameState:
     return state.push(Ask(_UNIT_VERBS[verb][0], (unit, place)))
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"from": _choose_from}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"menu": _on_menu, "from": _on_from}
+def _ask_menu(state: GameState, ask: Ask) -> tuple[str, list[Choice], str]:
+    who = state.side_name(state.phase)
+    return f"Turn {state.turn}: {who} move", menu(state), who
+
+
+CHOICES: dict[str, ChoiceStep] = {
+    "from": ChoiceStep(_choose_from, _on_from),
+    "menu": ChoiceStep(_ask_menu, _on_menu),
+}

@@ -12,11 +12,9 @@ from dataclasses import replace
 from companion.rules.core import Choice, Odds, RollRequest
 from companion.rules.fortboard import board, movement
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     action_roll,
     alive,
     resolve,
@@ -112,7 +110,10 @@ def land(state: GameState, ask: Ask, out: Out) -> GameState:
     return state
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"dest": _choose_destination}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"dest": _on_dest}
-ROLL_ASKS: dict[str, RollAsk] = {"replace_roll": _replace_roll}
-ROLL_HANDLERS: dict[str, RollHandler] = {"replace_roll": _on_replace_roll}
+CHOICES: dict[str, ChoiceStep] = {
+    "dest": ChoiceStep(_choose_destination, _on_dest),
+}
+
+ROLLS: dict[str, RollStep] = {
+    "replace_roll": RollStep(_replace_roll, _on_replace_roll),
+}

@@ -9,7 +9,7 @@ from dataclasses import replace
 from companion.rules.core import Choice
 from companion.rules.fortboard import board, tables
 from companion.rules.fortboard.play.losses import hit_order
-from companion.rules.fortboard.play.steps import ChoiceAsk, ChoiceHandler, Out, alive
+from companion.rules.fortboard.play.steps import ChoiceStep, Out, alive
 from companion.rules.fortboard.play.wall_weapons import weapon_reach
 from companion.rules.fortboard.state import ATTACKER, DEFENDER, Ask, Figure, GameState
 
@@ -121,5 +121,6 @@ def react_fire(state: GameState, unit: str, place: str) -> GameState:
     return state.push(Ask("range", ("ids", ask.args[0]), ids, ask.ids))
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"reaction": _choose_reaction}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"reaction": _on_reaction}
+CHOICES: dict[str, ChoiceStep] = {
+    "reaction": ChoiceStep(_choose_reaction, _on_reaction),
+}

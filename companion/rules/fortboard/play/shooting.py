@@ -12,11 +12,9 @@ from companion.rules.fortboard import board, tables
 from companion.rules.fortboard.layout import BRIDGE, FOOT, sentence
 from companion.rules.fortboard.play.losses import apply_hits, kill
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     action_roll,
     alive,
     resolve,
@@ -217,7 +215,11 @@ def _on_missile_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameS
     return apply_hits(state, targets, outcome.headline, out)
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"target": _choose_target, "range": _choose_range}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"target": _on_target, "range": _on_range}
-ROLL_ASKS: dict[str, RollAsk] = {"missile_roll": _missile_roll}
-ROLL_HANDLERS: dict[str, RollHandler] = {"missile_roll": _on_missile_roll}
+CHOICES: dict[str, ChoiceStep] = {
+    "target": ChoiceStep(_choose_target, _on_target),
+    "range": ChoiceStep(_choose_range, _on_range),
+}
+
+ROLLS: dict[str, RollStep] = {
+    "missile_roll": RollStep(_missile_roll, _on_missile_roll),
+}

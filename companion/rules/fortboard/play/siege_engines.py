@@ -14,11 +14,9 @@ from companion.rules.fortboard import board, tables
 from companion.rules.fortboard.layout import BRIDGE, sentence
 from companion.rules.fortboard.play.losses import kill
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     action_roll,
     alive,
     resolve,
@@ -157,10 +155,11 @@ def _on_douse_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSta
     return state
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"survivor_place": _choose_survivor_place}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"survivor_place": _on_survivor_place}
-ROLL_ASKS: dict[str, RollAsk] = {"survivors_roll": _survivors_roll, "douse_roll": _douse_roll}
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "survivors_roll": _on_survivors_roll,
-    "douse_roll": _on_douse_roll,
+CHOICES: dict[str, ChoiceStep] = {
+    "survivor_place": ChoiceStep(_choose_survivor_place, _on_survivor_place),
+}
+
+ROLLS: dict[str, RollStep] = {
+    "survivors_roll": RollStep(_survivors_roll, _on_survivors_roll),
+    "douse_roll": RollStep(_douse_roll, _on_douse_roll),
 }

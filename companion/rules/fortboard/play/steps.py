@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.rules.core import Choice, Odds, Outcome, RollRequest
+from companion.rules.core import Choice, Odds, Outcome, RollRequest, StageStep
 from companion.rules.fortboard import actions
 from companion.rules.fortboard.state import Ask, Figure, GameState
 
@@ -52,3 +52,9 @@ ChoiceHandler = Callable[[GameState, str, Out], GameState]
 
 RollHandler = Callable[[GameState, tuple[int, ...], Out], GameState]
 """What the dice rolled do; the ask answered is still on top of the stack."""
+
+ChoiceStep = StageStep[ChoiceAsk, ChoiceHandler]
+"""A choice stage: its question and what the option chosen does."""
+
+RollStep = StageStep[RollAsk, RollHandler]
+"""A roll stage: the roll it wants and what the outcome does."""

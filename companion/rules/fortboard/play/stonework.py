@@ -12,11 +12,9 @@ from companion.rules.fortboard import artillery, board, movement
 from companion.rules.fortboard.layout import sentence
 from companion.rules.fortboard.play.losses import hit_order, wound
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     action_roll,
     resolve,
 )
@@ -211,21 +209,13 @@ def _on_interior_roll(state: GameState, dice: tuple[int, ...], out: Out) -> Game
     return _hit_structure(state, building, out)
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "cat_target": _choose_catapult_target,
-    "space_hit": _choose_space,
+CHOICES: dict[str, ChoiceStep] = {
+    "cat_target": ChoiceStep(_choose_catapult_target, _on_catapult_target),
+    "space_hit": ChoiceStep(_choose_space, _on_space),
 }
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "cat_target": _on_catapult_target,
-    "space_hit": _on_space,
-}
-ROLL_ASKS: dict[str, RollAsk] = {
-    "structure_roll": _structure_roll,
-    "wound_roll": _wound_roll,
-    "interior_roll": _interior_roll,
-}
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "structure_roll": _on_structure_roll,
-    "wound_roll": _on_wound_roll,
-    "interior_roll": _on_interior_roll,
+
+ROLLS: dict[str, RollStep] = {
+    "structure_roll": RollStep(_structure_roll, _on_structure_roll),
+    "wound_roll": RollStep(_wound_roll, _on_wound_roll),
+    "interior_roll": RollStep(_interior_roll, _on_interior_roll),
 }

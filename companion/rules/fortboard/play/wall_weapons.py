@@ -13,11 +13,9 @@ from companion.rules.fortboard import actions, board, engines, movement, tables
 from companion.rules.fortboard.play.losses import hit_order, kill
 from companion.rules.fortboard.play.siege_engines import maybe_engine_destroyed
 from companion.rules.fortboard.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Out,
-    RollAsk,
-    RollHandler,
+    RollStep,
     action_roll,
     alive,
     resolve,
@@ -178,7 +176,10 @@ def _on_weapon_roll(state: GameState, dice: tuple[int, ...], out: Out) -> GameSt
     return state
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {"weapon_target": _choose_weapon_target}
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {"weapon_target": _on_weapon_target}
-ROLL_ASKS: dict[str, RollAsk] = {"weapon_roll": _weapon_roll}
-ROLL_HANDLERS: dict[str, RollHandler] = {"weapon_roll": _on_weapon_roll}
+CHOICES: dict[str, ChoiceStep] = {
+    "weapon_target": ChoiceStep(_choose_weapon_target, _on_weapon_target),
+}
+
+ROLLS: dict[str, RollStep] = {
+    "weapon_roll": RollStep(_weapon_roll, _on_weapon_roll),
+}

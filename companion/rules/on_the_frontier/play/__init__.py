@@ -2,9 +2,9 @@
 
 The modules one level up are the rules (each roll an Action, usable without a game) and
 the state (`state.py`); these are the steps that ask for the choices and rolls. Play goes
-by named stages: `game.py` holds the entry points, builds each stage's question from the
-`CHOICE_ASKS` or `ROLL_ASKS` a module here declares, and sends the answer to the same
-module's `CHOICE_HANDLERS` or `ROLL_HANDLERS`.
+by named stages: `game.py` holds the entry points, and puts each stage's question and
+applies its answer through the `StageStep` a module here declares for it in `CHOICES` or
+`ROLLS`.
 
 Lowest first; each module imports only from modules listed before it. Where play goes
 on in a part of the game listed after it (the first player's orders once the roll for

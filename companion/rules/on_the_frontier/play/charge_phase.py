@@ -14,8 +14,7 @@ from dataclasses import replace
 from companion.rules.core import AwaitChoice
 from companion.rules.on_the_frontier.play.steps import (
     YES_FIRST,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
     does,
     is_plural,
@@ -101,10 +100,6 @@ def _on_volley(state: GameState, key: str) -> Result:
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "volley_ask": _ask_volley,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "volley_ask": _on_volley,
+CHOICES: dict[str, ChoiceStep] = {
+    "volley_ask": ChoiceStep(_ask_volley, _on_volley),
 }

@@ -28,11 +28,9 @@ from companion.rules.on_the_frontier.play.losses import (
 from companion.rules.on_the_frontier.play.steps import (
     NO_YES,
     YES_FIRST,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     does,
     prefix,
     to,
@@ -215,28 +213,15 @@ def _after_return(state: GameState) -> Result:
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "shoot_target": _ask_shoot_target,
-    "shoot_range": _ask_shoot_range,
-    "shoot_cover": _ask_shoot_cover,
-    "steady_ask": _ask_steady,
-    "return_ask": _ask_return,
+CHOICES: dict[str, ChoiceStep] = {
+    "shoot_target": ChoiceStep(_ask_shoot_target, _on_shoot_target),
+    "shoot_range": ChoiceStep(_ask_shoot_range, _on_shoot_range),
+    "shoot_cover": ChoiceStep(_ask_shoot_cover, _on_shoot_cover),
+    "steady_ask": ChoiceStep(_ask_steady, _on_steady),
+    "return_ask": ChoiceStep(_ask_return, _on_return),
 }
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "shoot_roll": _ask_shoot_roll,
-    "steady_roll": _ask_steady_roll,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "shoot_target": _on_shoot_target,
-    "shoot_range": _on_shoot_range,
-    "shoot_cover": _on_shoot_cover,
-    "steady_ask": _on_steady,
-    "return_ask": _on_return,
-}
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "shoot_roll": _on_shoot_roll,
-    "steady_roll": _on_steady_roll,
+ROLLS: dict[str, RollStep] = {
+    "shoot_roll": RollStep(_ask_shoot_roll, _on_shoot_roll),
+    "steady_roll": RollStep(_ask_steady_roll, _on_steady_roll),
 }

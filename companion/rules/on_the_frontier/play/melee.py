@@ -22,11 +22,9 @@ from companion.rules.on_the_frontier.play.losses import commander_hit, destroy, 
 from companion.rules.on_the_frontier.play.steps import (
     NO_YES,
     YES_FIRST,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     does,
     is_plural,
     prefix,
@@ -316,32 +314,17 @@ def _on_pursue(state: GameState, key: str) -> Result:
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "melee_cover": _ask_melee_cover,
-    "melee_square": _ask_melee_square,
-    "come_on_attacker_use": _ask_come_on_use,
-    "come_on_defender_use": _ask_come_on_use,
-    "pursue_ask": _ask_pursue,
+CHOICES: dict[str, ChoiceStep] = {
+    "melee_cover": ChoiceStep(_ask_melee_cover, _on_melee_cover),
+    "melee_square": ChoiceStep(_ask_melee_square, _on_melee_square),
+    "come_on_attacker_use": ChoiceStep(_ask_come_on_use, _on_come_on_use),
+    "come_on_defender_use": ChoiceStep(_ask_come_on_use, _on_come_on_use),
+    "pursue_ask": ChoiceStep(_ask_pursue, _on_pursue),
 }
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "melee_attacker_roll": _ask_melee_roll,
-    "melee_defender_roll": _ask_melee_roll,
-    "come_on_attacker_roll": _ask_come_on_roll,
-    "come_on_defender_roll": _ask_come_on_roll,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "melee_cover": _on_melee_cover,
-    "melee_square": _on_melee_square,
-    "come_on_attacker_use": _on_come_on_use,
-    "come_on_defender_use": _on_come_on_use,
-    "pursue_ask": _on_pursue,
-}
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "melee_attacker_roll": _on_melee_roll,
-    "melee_defender_roll": _on_melee_roll,
-    "come_on_attacker_roll": _on_come_on_roll,
-    "come_on_defender_roll": _on_come_on_roll,
+ROLLS: dict[str, RollStep] = {
+    "melee_attacker_roll": RollStep(_ask_melee_roll, _on_melee_roll),
+    "melee_defender_roll": RollStep(_ask_melee_roll, _on_melee_roll),
+    "come_on_attacker_roll": RollStep(_ask_come_on_roll, _on_come_on_roll),
+    "come_on_defender_roll": RollStep(_ask_come_on_roll, _on_come_on_roll),
 }

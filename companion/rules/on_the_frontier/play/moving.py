@@ -14,11 +14,9 @@ from companion.rules.on_the_frontier.play.steps import (
     ANYONE_WITHIN_6,
     NO_YES,
     YES_FIRST,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     does,
     finish_activation,
     prefix,
@@ -186,30 +184,16 @@ def _join(state: GameState) -> Result:
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "charge_target": _ask_charge_target,
-    "join_target": _ask_join_target,
-    "move_broken": _ask_move_broken,
-    "move_deploy": _ask_move_deploy,
-    "move_near": _ask_move_near,
-    "follow_me": _ask_follow_me,
-    "contact": _ask_contact,
+CHOICES: dict[str, ChoiceStep] = {
+    "charge_target": ChoiceStep(_ask_charge_target, _on_charge_target),
+    "join_target": ChoiceStep(_ask_join_target, _on_join_target),
+    "move_broken": ChoiceStep(_ask_move_broken, _on_move_broken),
+    "move_deploy": ChoiceStep(_ask_move_deploy, _on_move_deploy),
+    "move_near": ChoiceStep(_ask_move_near, _on_move_near),
+    "follow_me": ChoiceStep(_ask_follow_me, _on_follow_me),
+    "contact": ChoiceStep(_ask_contact, _on_contact),
 }
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "move_roll": _ask_move_roll,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "charge_target": _on_charge_target,
-    "join_target": _on_join_target,
-    "move_broken": _on_move_broken,
-    "move_deploy": _on_move_deploy,
-    "move_near": _on_move_near,
-    "follow_me": _on_follow_me,
-    "contact": _on_contact,
-}
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "move_roll": _on_move_roll,
+ROLLS: dict[str, RollStep] = {
+    "move_roll": RollStep(_ask_move_roll, _on_move_roll),
 }

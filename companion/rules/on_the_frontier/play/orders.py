@@ -12,8 +12,7 @@ from companion.rules.grammar import agree
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.play.charge_phase import next_player
 from companion.rules.on_the_frontier.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
     does,
     prefix,
@@ -129,12 +128,7 @@ def _on_order(state: GameState, key: str) -> Result:
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "pick_unit": _ask_pick_unit,
-    "order": _ask_order,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "pick_unit": _on_pick_unit,
-    "order": _on_order,
+CHOICES: dict[str, ChoiceStep] = {
+    "pick_unit": ChoiceStep(_ask_pick_unit, _on_pick_unit),
+    "order": ChoiceStep(_ask_order, _on_order),
 }

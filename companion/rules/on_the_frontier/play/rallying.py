@@ -10,11 +10,9 @@ from companion.rules.core import Action, AwaitChoice, Outcome, Params
 from companion.rules.on_the_frontier.play.steps import (
     ANYONE_WITHIN_6,
     NO_YES,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     does,
     to,
     unit_done,
@@ -65,18 +63,10 @@ def _on_rally_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) ->
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "rally_near": _ask_rally_near,
+CHOICES: dict[str, ChoiceStep] = {
+    "rally_near": ChoiceStep(_ask_rally_near, _on_rally_near),
 }
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "rally_roll": _ask_rally_roll,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "rally_near": _on_rally_near,
-}
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "rally_roll": _on_rally_roll,
+ROLLS: dict[str, RollStep] = {
+    "rally_roll": RollStep(_ask_rally_roll, _on_rally_roll),
 }

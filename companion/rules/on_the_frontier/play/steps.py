@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params
+from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, StageStep
 from companion.rules.grammar import agree, plural_name
 from companion.rules.on_the_frontier.state import Context, GameState
 
@@ -75,3 +75,9 @@ ChoiceHandler = Callable[[GameState, str], Result]
 
 RollHandler = Callable[[GameState, Outcome, tuple[int, ...]], Result]
 """What the roll did (its outcome and dice); the state is still at the stage answered."""
+
+ChoiceStep = StageStep[ChoiceAsk, ChoiceHandler]
+"""A choice stage: its question and what the option chosen does."""
+
+RollStep = StageStep[RollAsk, RollHandler]
+"""A roll stage: the roll it wants and what the outcome does."""

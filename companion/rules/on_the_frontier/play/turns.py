@@ -10,7 +10,7 @@ from dataclasses import replace
 from companion.rules.core import Action, Outcome, Params, larger_share_kept
 from companion.rules.grammar import agree
 from companion.rules.on_the_frontier.initiative import TIE, WHO_GOES_FIRST
-from companion.rules.on_the_frontier.play.steps import Result, RollAsk, RollHandler
+from companion.rules.on_the_frontier.play.steps import Result, RollStep
 from companion.rules.on_the_frontier.state import Context, GameState
 
 
@@ -75,10 +75,6 @@ def winner(state: GameState) -> str | None:
 
 
 # The stages this module asks and answers: game.py routes each here.
-ROLL_ASKS: dict[str, RollAsk] = {
-    "initiative": _ask_initiative,
-}
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "initiative": _on_initiative,
+ROLLS: dict[str, RollStep] = {
+    "initiative": RollStep(_ask_initiative, _on_initiative),
 }

@@ -13,11 +13,9 @@ from companion.rules.on_the_frontier.engineering import DEMOLITION, ENGINEERING
 from companion.rules.on_the_frontier.play.steps import (
     NO_YES,
     YES_FIRST,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     does,
     to,
     unit_done,
@@ -141,24 +139,13 @@ def _on_blow_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> 
 
 
 # The stages this module asks and answers: game.py routes each here.
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "work_task": _ask_work_task,
-    "work_difficult": _ask_work_difficult,
-    "work_engineer": _ask_work_engineer,
+CHOICES: dict[str, ChoiceStep] = {
+    "work_task": ChoiceStep(_ask_work_task, _on_work_task),
+    "work_difficult": ChoiceStep(_ask_work_difficult, _on_work_difficult),
+    "work_engineer": ChoiceStep(_ask_work_engineer, _on_work_engineer),
 }
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "work_roll": _ask_work_roll,
-    "blow_roll": _ask_blow_roll,
-}
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "work_task": _on_work_task,
-    "work_difficult": _on_work_difficult,
-    "work_engineer": _on_work_engineer,
-}
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "work_roll": _on_work_roll,
-    "blow_roll": _on_blow_roll,
+ROLLS: dict[str, RollStep] = {
+    "work_roll": RollStep(_ask_work_roll, _on_work_roll),
+    "blow_roll": RollStep(_ask_blow_roll, _on_blow_roll),
 }

@@ -3,8 +3,8 @@
 The modules one level up are the rules (the charts, and each roll an Action usable
 without a game) and the state (`state.py`); these are the steps that ask for choices and
 rolls. The game waits at a named stage. Each module here declares, by stage, the
-question it puts (`CHOICE_ASKS` or `ROLL_ASKS`) and what the answer does (`CHOICE_HANDLERS` or
-`ROLL_HANDLERS`); `game.py` gathers them, routes every input to the handler of the stage it
+question it puts and what the answer does, one `StageStep` in `CHOICES` or `ROLLS`;
+`game.py` gathers them, routes every input to the handler of the stage it
 answers, and settles the turn after it (`turns.settle`).
 
 Lowest first; each module imports only from modules listed before it. Where play goes

@@ -12,11 +12,9 @@ from companion.rules.scrubs_of_the_desert.play.spotting import spot
 from companion.rules.scrubs_of_the_desert.play.steps import (
     MAX_FIGURES_ASKED,
     NO_YES,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     count_choices,
     r,
     then,
@@ -130,29 +128,14 @@ def _blast_candidates(state: GameState) -> tuple[Band, ...]:
     )
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "grapeshot": _ask_grapeshot,
-    "blast_count": _ask_blast_count,
-    "blast_others": _ask_blast_others,
-    "blast_other_count": _ask_blast_other_count,
+CHOICES: dict[str, ChoiceStep] = {
+    "grapeshot": ChoiceStep(_ask_grapeshot, _on_grapeshot),
+    "blast_count": ChoiceStep(_ask_blast_count, _on_blast_count),
+    "blast_others": ChoiceStep(_ask_blast_others, _on_blast_others),
+    "blast_other_count": ChoiceStep(_ask_blast_other_count, _on_blast_other_count),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "cannon_roll": _ask_cannon_roll,
-    "blast_roll": _ask_blast_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "grapeshot": _on_grapeshot,
-    "blast_count": _on_blast_count,
-    "blast_others": _on_blast_others,
-    "blast_other_count": _on_blast_other_count,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "cannon_roll": _on_cannon_roll,
-    "blast_roll": _on_blast_roll,
+ROLLS: dict[str, RollStep] = {
+    "cannon_roll": RollStep(_ask_cannon_roll, _on_cannon_roll),
+    "blast_roll": RollStep(_ask_blast_roll, _on_blast_roll),
 }

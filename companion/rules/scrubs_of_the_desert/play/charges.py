@@ -16,11 +16,9 @@ from companion.rules.scrubs_of_the_desert.play.morale_tests import (
 from companion.rules.scrubs_of_the_desert.play.shooting import pick_weapon
 from companion.rules.scrubs_of_the_desert.play.steps import (
     YES_NO,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     then,
     to,
@@ -152,29 +150,14 @@ def _on_att_morale_roll(state: GameState, outcome: Outcome) -> Result:
     return r(end_activation(state), *lines, "no melee", cues=cues)
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "charge_target": _ask_charge_target,
-    "contact": _ask_contact,
-    "def_position": _ask_def_position,
-    "def_response": _ask_def_response,
+CHOICES: dict[str, ChoiceStep] = {
+    "charge_target": ChoiceStep(_ask_charge_target, _on_charge_target),
+    "contact": ChoiceStep(_ask_contact, _on_contact),
+    "def_position": ChoiceStep(_ask_def_position, _on_def_position),
+    "def_response": ChoiceStep(_ask_def_response, _on_def_response),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "def_morale_roll": _ask_def_morale_roll,
-    "att_morale_roll": _ask_att_morale_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "charge_target": _on_charge_target,
-    "contact": _on_contact,
-    "def_position": _on_def_position,
-    "def_response": _on_def_response,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "def_morale_roll": _on_def_morale_roll,
-    "att_morale_roll": _on_att_morale_roll,
+ROLLS: dict[str, RollStep] = {
+    "def_morale_roll": RollStep(_ask_def_morale_roll, _on_def_morale_roll),
+    "att_morale_roll": RollStep(_ask_att_morale_roll, _on_att_morale_roll),
 }

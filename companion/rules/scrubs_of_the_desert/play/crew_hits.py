@@ -12,11 +12,9 @@ from companion.rules.scrubs_of_the_desert.play.shooting import apply_fire
 from companion.rules.scrubs_of_the_desert.play.steps import (
     MAX_FIGURES_ASKED,
     NO_YES,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     count_choices,
     r,
     to,
@@ -89,25 +87,12 @@ def _on_crew_others(state: GameState, key: str) -> Result:
     return apply_fire(state, ((name, c.hits),))
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "crew_near": _ask_crew_near,
-    "crew_count": _ask_crew_count,
-    "crew_others": _ask_crew_others,
+CHOICES: dict[str, ChoiceStep] = {
+    "crew_near": ChoiceStep(_ask_crew_near, _on_crew_near),
+    "crew_count": ChoiceStep(_ask_crew_count, _on_crew_count),
+    "crew_others": ChoiceStep(_ask_crew_others, _on_crew_others),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "crew_roll": _ask_crew_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "crew_near": _on_crew_near,
-    "crew_count": _on_crew_count,
-    "crew_others": _on_crew_others,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "crew_roll": _on_crew_roll,
+ROLLS: dict[str, RollStep] = {
+    "crew_roll": RollStep(_ask_crew_roll, _on_crew_roll),
 }

@@ -13,11 +13,9 @@ from companion.rules.scrubs_of_the_desert.grappling import HOOK_CLIMB, HOOK_THRO
 from companion.rules.scrubs_of_the_desert.melee import pair_figures
 from companion.rules.scrubs_of_the_desert.play.steps import (
     YES_NO,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     to,
 )
@@ -133,27 +131,13 @@ def _on_hook_target(state: GameState, key: str) -> Result:
     return r(state, f"{french.does('attacks', 'attack')} the hook of {arab.name}")
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "hook_defenders": _ask_hook_defenders,
-    "climb_more": _ask_climb_more,
-    "hook_target": _ask_hook_target,
+CHOICES: dict[str, ChoiceStep] = {
+    "hook_defenders": ChoiceStep(_ask_hook_defenders, _on_hook_defenders),
+    "climb_more": ChoiceStep(_ask_climb_more, _on_climb_more),
+    "hook_target": ChoiceStep(_ask_hook_target, _on_hook_target),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "hook_throw_roll": _ask_hook_throw_roll,
-    "climb_roll": _ask_climb_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "hook_defenders": _on_hook_defenders,
-    "climb_more": _on_climb_more,
-    "hook_target": _on_hook_target,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "hook_throw_roll": _on_hook_throw_roll,
-    "climb_roll": _on_climb_roll,
+ROLLS: dict[str, RollStep] = {
+    "hook_throw_roll": RollStep(_ask_hook_throw_roll, _on_hook_throw_roll),
+    "climb_roll": RollStep(_ask_climb_roll, _on_climb_roll),
 }

@@ -10,8 +10,7 @@ from dataclasses import replace
 from companion.rules.core import AwaitChoice, unit_choices
 from companion.rules.scrubs_of_the_desert.play.steps import (
     YES_NO,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
     count_choices,
     r,
@@ -97,15 +96,8 @@ def _man_gun(state: GameState) -> Result:
     )
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "gun_pick": _ask_gun_pick,
-    "gun_crew": _ask_gun_crew,
-    "reached_gun": _ask_reached_gun,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "gun_pick": _on_gun_pick,
-    "gun_crew": _on_gun_crew,
-    "reached_gun": _on_reached_gun,
+CHOICES: dict[str, ChoiceStep] = {
+    "gun_pick": ChoiceStep(_ask_gun_pick, _on_gun_pick),
+    "gun_crew": ChoiceStep(_ask_gun_crew, _on_gun_crew),
+    "reached_gun": ChoiceStep(_ask_reached_gun, _on_reached_gun),
 }

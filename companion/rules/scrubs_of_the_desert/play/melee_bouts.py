@@ -23,8 +23,7 @@ from companion.rules.scrubs_of_the_desert.play.morale_tests import (
 )
 from companion.rules.scrubs_of_the_desert.play.steps import (
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     then,
     to,
@@ -188,13 +187,7 @@ def _on_loser_morale_roll(state: GameState, outcome: Outcome) -> Result:
     return r(end_activation(state), *lines, cues=cues)
 
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "bout_roll": _ask_bout_roll,
-    "loser_morale_roll": _ask_loser_morale_roll,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "bout_roll": _bout_fought,
-    "loser_morale_roll": _on_loser_morale_roll,
+ROLLS: dict[str, RollStep] = {
+    "bout_roll": RollStep(_ask_bout_roll, _bout_fought),
+    "loser_morale_roll": RollStep(_ask_loser_morale_roll, _on_loser_morale_roll),
 }

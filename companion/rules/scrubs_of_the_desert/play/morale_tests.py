@@ -12,11 +12,9 @@ from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params
 from companion.rules.scrubs_of_the_desert.morale import MORALE
 from companion.rules.scrubs_of_the_desert.play.losses import unlock
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     to,
 )
@@ -97,21 +95,10 @@ def morale_applied(
     return state, tuple(lines), frozenset()
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "morale_position": _ask_morale_position,
+CHOICES: dict[str, ChoiceStep] = {
+    "morale_position": ChoiceStep(_ask_morale_position, _on_morale_position),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "morale_roll": _ask_morale_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "morale_position": _on_morale_position,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "morale_roll": _on_morale_roll,
+ROLLS: dict[str, RollStep] = {
+    "morale_roll": RollStep(_ask_morale_roll, _on_morale_roll),
 }

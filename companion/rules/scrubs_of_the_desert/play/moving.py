@@ -12,11 +12,9 @@ from companion.rules.scrubs_of_the_desert.movement import FORMATION_CHANGE_ONLY,
 from companion.rules.scrubs_of_the_desert.play.shooting import to_fire
 from companion.rules.scrubs_of_the_desert.play.spotting import spot
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     then,
     to,
@@ -73,21 +71,10 @@ def _moved(state: GameState, outcome: Outcome) -> Result:
     return then(to_fire(state), *lines, *spotted)
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "terrain": _ask_terrain,
+CHOICES: dict[str, ChoiceStep] = {
+    "terrain": ChoiceStep(_ask_terrain, _on_terrain),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "move_roll": _ask_move_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "terrain": _on_terrain,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "move_roll": _moved,
+ROLLS: dict[str, RollStep] = {
+    "move_roll": RollStep(_ask_move_roll, _moved),
 }

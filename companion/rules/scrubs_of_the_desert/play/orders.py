@@ -12,8 +12,7 @@ from companion.rules.scrubs_of_the_desert.play.hooks import climbed
 from companion.rules.scrubs_of_the_desert.play.shooting import to_fire
 from companion.rules.scrubs_of_the_desert.play.spotting import may_sight, spot
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
     r,
     then,
@@ -111,13 +110,7 @@ def _on_order(state: GameState, key: str) -> Result:
     raise RulesError(f"unknown order {key!r}")
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "pick_unit": _ask_pick_unit,
-    "order": _ask_order,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "pick_unit": _on_pick_unit,
-    "order": _on_order,
+CHOICES: dict[str, ChoiceStep] = {
+    "pick_unit": ChoiceStep(_ask_pick_unit, _on_pick_unit),
+    "order": ChoiceStep(_ask_order, _on_order),
 }

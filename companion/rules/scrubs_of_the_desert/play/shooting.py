@@ -15,11 +15,9 @@ from companion.rules.scrubs_of_the_desert.play.losses import lose_figures
 from companion.rules.scrubs_of_the_desert.play.spotting import spot
 from companion.rules.scrubs_of_the_desert.play.steps import (
     NO_YES,
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     then,
     to,
@@ -214,27 +212,13 @@ def after_fire(state: GameState, damaged: tuple[str, ...], *lines: str) -> Resul
     return r(end_activation(state), *lines)
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "fire_pick": _ask_fire_pick,
-    "weapon_pick": _ask_weapon_pick,
-    "fire_range": _ask_fire_range,
-    "fire_cover": _ask_fire_cover,
+CHOICES: dict[str, ChoiceStep] = {
+    "fire_pick": ChoiceStep(_ask_fire_pick, _on_fire_pick),
+    "weapon_pick": ChoiceStep(_ask_weapon_pick, _on_weapon_pick),
+    "fire_range": ChoiceStep(_ask_fire_range, _on_fire_range),
+    "fire_cover": ChoiceStep(_ask_fire_cover, _on_fire_cover),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "fire_roll": _ask_fire_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "fire_pick": _on_fire_pick,
-    "weapon_pick": _on_weapon_pick,
-    "fire_range": _on_fire_range,
-    "fire_cover": _on_fire_cover,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "fire_roll": _fired,
+ROLLS: dict[str, RollStep] = {
+    "fire_roll": RollStep(_ask_fire_roll, _fired),
 }

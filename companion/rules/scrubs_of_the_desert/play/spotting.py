@@ -10,11 +10,9 @@ from dataclasses import replace
 from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, unit_choices
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    ChoiceAsk,
-    ChoiceHandler,
+    ChoiceStep,
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     to,
 )
@@ -102,23 +100,11 @@ def _after_sighting(state: GameState) -> Result:
     return r(to(state, "order"))
 
 
-CHOICE_ASKS: dict[str, ChoiceAsk] = {
-    "sight_pick": _ask_sight_pick,
-    "sight_range": _ask_sight_range,
+CHOICES: dict[str, ChoiceStep] = {
+    "sight_pick": ChoiceStep(_ask_sight_pick, _on_sight_pick),
+    "sight_range": ChoiceStep(_ask_sight_range, _on_sight_range),
 }
 
-
-ROLL_ASKS: dict[str, RollAsk] = {
-    "sight_roll": _ask_sight_roll,
-}
-
-
-CHOICE_HANDLERS: dict[str, ChoiceHandler] = {
-    "sight_pick": _on_sight_pick,
-    "sight_range": _on_sight_range,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "sight_roll": _on_sight_roll,
+ROLLS: dict[str, RollStep] = {
+    "sight_roll": RollStep(_ask_sight_roll, _on_sight_roll),
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params
+from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, StageStep
 from companion.rules.grammar import agree
 from companion.rules.scrubs_of_the_desert.state import GameState
 
@@ -68,3 +68,9 @@ ChoiceHandler = Callable[[GameState, str], Result]
 
 RollHandler = Callable[[GameState, Outcome], Result]
 """What the roll's outcome does at its stage."""
+
+ChoiceStep = StageStep[ChoiceAsk, ChoiceHandler]
+"""A choice stage: its question and what the option chosen does."""
+
+RollStep = StageStep[RollAsk, RollHandler]
+"""A roll stage: the roll it wants and what the outcome does."""

@@ -15,8 +15,7 @@ from companion.rules.core import Action, Outcome, Params, larger_share_kept
 from companion.rules.scrubs_of_the_desert.activation import ACTIVATION_TOSS, TIE, bonuses_after
 from companion.rules.scrubs_of_the_desert.play.steps import (
     Result,
-    RollAsk,
-    RollHandler,
+    RollStep,
     r,
     side_does,
 )
@@ -121,11 +120,6 @@ def winner(state: GameState) -> str | None:
     return larger_share_kept(state.sides, lambda side: strength(state, side))
 
 
-ROLL_ASKS: dict[str, RollAsk] = {
-    "toss": _ask_toss,
-}
-
-
-ROLL_HANDLERS: dict[str, RollHandler] = {
-    "toss": _on_toss,
+ROLLS: dict[str, RollStep] = {
+    "toss": RollStep(_ask_toss, _on_toss),
 }
