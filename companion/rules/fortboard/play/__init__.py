@@ -5,7 +5,8 @@ Actions, ...), usable without a game; these are the steps that ask for choices a
 rolls. `game.py` holds the entry points: it builds the question for the `Ask` on top of
 the state's stack, and sends its answer to the handler of that ask's `kind`: each
 module here declares its kinds whole in `CHOICES` and `ROLLS` (a `StageStep`: the
-question and what its answer does); it also settles the state after each input (the asks "combat" and "land").
+question and what its answer does); it also settles the state after each input (the
+asks "combat" and "land").
 
 Lowest first; each module imports only from modules listed before it. Where play goes
 on in a part of the game listed after (a lowered bridge to the defender's reaction, a
