@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import statistics
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,8 +169,30 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def match_labels(
+    reading: FrameReading, labels: Sequence[tuple[int, tuple[float, ...]]]
+) -> list[int | None]:
+    """For each label, the index of the die read at its place (IoU >= 0.5, best pairs
+    first, each die read matched once), or None."""
+    pairs = sorted(
+        ((iou(d.box, lb[1]), i, j) for i, d in enumerate(reading.dice)
+         for j, lb in enumerate(labels)),
+        reverse=True,
+    )
+    matches: list[int | None] = [None] * len(labels)
+    used: set[int] = set()
+    for v, i, j in pairs:
+        if v < 0.5:
+            break
+        if i in used or matches[j] is not None:
+            continue
+        used.add(i)
+        matches[j] = i
+    return matches
+
+
 def score_frame(
-    reading: FrameReading, labels: list[tuple[int, tuple[float, ...]]], res: BenchResult,
+    reading: FrameReading, labels: Sequence[tuple[int, tuple[float, ...]]], res: BenchResult,
     name: str,
 ) -> None:
     res.images += 1
@@ -178,21 +200,13 @@ def score_frame(
     res.readings += len(reading.dice)
     res.unreadable += len(reading.unreadable)
     res.millis.append(reading.millis)
-    pairs = sorted(
-        ((iou(d.box, lb[1]), i, j) for i, d in enumerate(reading.dice)
-         for j, lb in enumerate(labels)),
-        reverse=True,
-    )
-    used_p: set[int] = set()
-    used_l: set[int] = set()
     errors = []
-    for v, i, j in pairs:
-        if v < 0.5:
-            break
-        if i in used_p or j in used_l:
+    matches = match_labels(reading, labels)
+    used_l = {j for j, i in enumerate(matches) if i is not None}
+    used_p = {i for i in matches if i is not None}
+    for j, i in enumerate(matches):
+        if i is None:
             continue
-        used_p.add(i)
-        used_l.add(j)
         res.matched += 1
         if reading.dice[i].value == labels[j][0]:
             res.correct += 1

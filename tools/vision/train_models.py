@@ -55,6 +55,7 @@ from companion.vision.nets_meta import (  # noqa: E402
     normalise_crop_batch,
     normalise_frame,
 )
+from companion.vision.synth_d6 import render_d6_scene  # noqa: E402
 
 TRAIN_DIR = ROOT.parent / "shared" / "datasets" / "dice-d6-tray" / "train"
 MODEL_DIR = ROOT / "companion" / "vision" / "models"
@@ -145,6 +146,32 @@ def with_other_floors(
         floor = synth.tray_surface(rng, max(img.shape[:2]))
         out.append((synth.replace_floor(img, dice, floor), b))
     return out
+
+
+#: Share of d6 photo samples drawn from frames of dice drawn in 3D (``--cubes``).
+CUBE_SHARE = 0.0
+CUBE_PHOTOS: list[tuple[np.ndarray, np.ndarray]] = []
+#: dice-d6-tray's boxes leave a margin around the die; the drawn dice's boxes are tight.
+CUBE_BOX_MARGIN = 1.1
+
+
+def draw_cube_photos(share: float, frames: int = 600) -> None:
+    """Frames of pip dice drawn in 3D (``synth_d6.render_d6_scene``), labelled as train/
+    photos are: pips small to large, central to near the edges (train/'s dice have
+    central pips only), seen from above and at up to 50 degrees, sides in view. Their
+    seeds are not those of tools/vision/bench_cubes.py."""
+    global CUBE_SHARE
+    CUBE_SHARE = share
+    for k in range(frames):
+        rng = random.Random(1_000_003 + k)
+        values = [rng.randint(1, 6) for _ in range(rng.randint(2, 10))]
+        img, dice = render_d6_scene(values, rng, rng.uniform(0, 50),
+                                    die_px=rng.uniform(24, 56))
+        rows = [(d.value - 1, x + w / 2, y + h / 2, w * CUBE_BOX_MARGIN, h * CUBE_BOX_MARGIN)
+                for d in dice for x, y, w, h in (d.box,)]
+        CUBE_PHOTOS.append((img, np.array(rows, np.float32).reshape(-1, 5)))
+    print(f"{len(CUBE_PHOTOS)} frames of drawn dice, "
+          f"{sum(len(b) for _, b in CUBE_PHOTOS)} dice", flush=True)
 
 
 def colour_jitter(img: np.ndarray, rng: random.Random, invert_p: float = 0.15) -> np.ndarray:
@@ -576,6 +603,8 @@ def d6_batch(
     xs, ys = [], []
 
     def photo() -> tuple[np.ndarray, np.ndarray]:
+        if CUBE_PHOTOS and rng.random() < CUBE_SHARE:
+            return CUBE_PHOTOS[rng.randrange(len(CUBE_PHOTOS))]
         if floored and rng.random() < OTHER_FLOOR_SHARE:
             return floored[rng.randrange(len(floored))]
         return data[rng.randrange(len(data))]
@@ -815,7 +844,14 @@ def main() -> None:
                     default=0.0, metavar="SHARE",
                     help="det and d6: put this share (default OTHER_FLOOR_SHARE) of the "
                          "train/ photo samples on other floors (synth.replace_floor)")
+    ap.add_argument("--cubes", type=float, default=0.0, metavar="SHARE",
+                    help="d6: draw this share of the photo samples from frames of dice "
+                         "drawn in 3D (synth_d6), pips spread wider than train/'s")
     a = ap.parse_args()
+    if a.cubes and a.which != "d6":
+        ap.error("--cubes is for d6")
+    if a.cubes:
+        draw_cube_photos(a.cubes)
     if a.other_floors and a.which == "digits":
         ap.error("--other-floors is for det and d6 (the digit model has its own floors)")
     if a.other_floors:
