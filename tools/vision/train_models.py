@@ -367,7 +367,9 @@ def det_sample(
             by0, by1 = ys.min() + y, ys.max() + y
             boxes.append(((bx0 + bx1) / 2, (by0 + by1) / 2, bx1 - bx0 + 1, by1 - by0 + 1))
         return colour_jitter(degrade(img, rng), rng, 0.1), boxes
-    if floored and rng.random() < OTHER_FLOOR_SHARE:
+    if CUBE_PHOTOS and rng.random() < CUBE_SHARE:
+        img, b = CUBE_PHOTOS[rng.randrange(len(CUBE_PHOTOS))]
+    elif floored and rng.random() < OTHER_FLOOR_SHARE:
         img, b = floored[rng.randrange(len(floored))]
     else:
         img, b = data[rng.randrange(len(data))]
@@ -845,11 +847,11 @@ def main() -> None:
                     help="det and d6: put this share (default OTHER_FLOOR_SHARE) of the "
                          "train/ photo samples on other floors (synth.replace_floor)")
     ap.add_argument("--cubes", type=float, default=0.0, metavar="SHARE",
-                    help="d6: draw this share of the photo samples from frames of dice "
-                         "drawn in 3D (synth_d6), pips spread wider than train/'s")
+                    help="det and d6: draw this share of the photo samples from frames of "
+                         "dice drawn in 3D (synth_d6), pips spread wider than train/'s")
     a = ap.parse_args()
-    if a.cubes and a.which != "d6":
-        ap.error("--cubes is for d6")
+    if a.cubes and a.which == "digits":
+        ap.error("--cubes is for det and d6")
     if a.cubes:
         draw_cube_photos(a.cubes)
     if a.other_floors and a.which == "digits":
