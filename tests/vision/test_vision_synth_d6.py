@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -81,15 +82,22 @@ def test_scenes_are_repeatable_and_their_boxes_lie_in_the_frame() -> None:
         assert 0.2 <= d.pip_spread <= 0.33
 
 
-def test_the_reader_reads_drawn_dice(reader: DiceReader) -> None:
-    """Drawn from above, dice with the pip layout of the photos' dice read as drawn: the
-    drawing is close enough to the photos to measure the reader with."""
+@pytest.mark.parametrize("spread, share", [(0.24, 0.95), (0.30, 0.85)])
+def test_the_reader_reads_drawn_dice_seen_from_above(
+    reader: DiceReader, monkeypatch: pytest.MonkeyPatch, spread: float, share: float
+) -> None:
+    """Pips as central as the photos' dice (0.24 of the side from the middle) and near the
+    edges (0.30), which the d6 networks misread as fewer pips until the second one saw
+    drawn dice (38 of 48 at 0.30; docs/vision.md, "Dice drawn in 3D")."""
+    looks = synth_d6._random_look
+    monkeypatch.setattr(synth_d6, "_random_look",
+                        lambda rng: replace(looks(rng), pip_spread=spread))
     right = total = 0
-    for seed in range(6):
+    for seed in range(8):
         rng = random.Random(seed)
         frame, dice = render_d6_scene([rng.randint(1, 6) for _ in range(6)], rng, 0.0)
         read = sorted(d.value for d in reader.read(frame).dice)
         drawn = sorted(d.value for d in dice)
         total += len(drawn)
         right += sum(min(read.count(v), drawn.count(v)) for v in set(drawn))
-    assert right >= 0.7 * total
+    assert right >= share * total, (right, total)
