@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -83,6 +84,14 @@ class DrawnDie:
     pip_radius: float        # of the side
 
 
+class DrawnFrame(NamedTuple):
+    image: np.ndarray
+    dice: list[DrawnDie]
+    #: The floor rectangle the dice were thrown in, as the picture shows it (4 x 2
+    #: pixels): the corners of a tray a reader could be calibrated with.
+    tray_corners: np.ndarray
+
+
 @dataclass(frozen=True)
 class _Camera:
     """A pinhole camera: world (die sides, floor z=0) to picture pixels (supersampled)."""
@@ -113,6 +122,26 @@ class _Camera:
 
     def depth(self, point: np.ndarray) -> float:
         return float(np.dot(point - self.position, self.axes[2]))
+
+    def floor_in_view(self, size: tuple[int, int], margin: float
+                      ) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float, float]]:
+        """The largest floor rectangle square to the view whose picture lies ``margin``
+        pixels inside the frame: two floor axes (away from the camera, across) and its
+        extent along them (lo, hi, lo, hi)."""
+        to_floor = np.linalg.inv(self.floor_homography())
+        w, h = size
+        px = np.array([[margin, margin, 1], [w - margin, margin, 1], [w - margin, h - margin, 1],
+                       [margin, h - margin, 1]], np.float64)
+        q = px @ to_floor.T
+        pts = q[:, :2] / q[:, 2:]
+        away = np.array([self.axes[1, 0], self.axes[1, 1]])
+        away /= np.linalg.norm(away)
+        across = np.array([-away[1], away[0]])
+        a, b = pts @ away, pts @ across
+        near, far = np.argsort(a)[:2], np.argsort(a)[2:]
+        low, high = np.argsort(b)[:2], np.argsort(b)[2:]
+        return away, across, (float(a[near].max()), float(a[far].min()),
+                              float(b[low].max()), float(b[high].min()))
 
     def floor_homography(self) -> np.ndarray:
         """Floor (x, y) to picture pixels."""
@@ -225,24 +254,28 @@ def _fill(img: np.ndarray, polygon: np.ndarray, colour: np.ndarray, see_through:
 def render_d6_scene(
     values: list[int], rng: random.Random, tilt_deg: float,
     size: tuple[int, int] = (640, 640), die_px: float = 40.0,
-) -> tuple[np.ndarray, list[DrawnDie]]:
+) -> DrawnFrame:
     """A frame of pip dice showing ``values`` on top, seen ``tilt_deg`` off vertical.
 
     ``die_px``: a die's side in pixels at the middle of the frame (nearer dice are larger).
-    Returns the BGR frame and each die placed; dice that find no free place in view are
-    left out, so fewer may come back than were asked.
+    The dice lie in the largest floor rectangle, square to the view, that the frame shows
+    whole. Returns the BGR frame, each die placed (dice that find no free place are left
+    out, so fewer may come back than were asked) and that rectangle's corners.
     """
     w, h = size
     distance = rng.uniform(14, 40)
     target = np.array([0.0, 0.0, 0.5])
     cam = _Camera.looking_at(target, tilt_deg, rng.uniform(0, 2 * math.pi), distance,
                              die_px * distance * _SS, (w * _SS, h * _SS))
-    spread = 0.45 * min(w, h) / die_px
+    away, across, (a0, a1, b0, b1) = cam.floor_in_view((w * _SS, h * _SS), 4.0 * _SS)
     placed: list[_Die] = []
     drawn: list[DrawnDie] = []
     for value in values:
         for _ in range(200):
-            centre = np.array([rng.uniform(-spread, spread), rng.uniform(-spread, spread), 0.5])
+            # 0.9 of a side keeps a die, however turned, inside the rectangle.
+            at = (rng.uniform(a0 + 0.9, a1 - 0.9) * away + rng.uniform(b0 + 0.9, b1 - 0.9)
+                  * across)
+            centre = np.array([at[0], at[1], 0.5])
             if any(np.linalg.norm(centre - d.centre) < 1.75 for d in placed):
                 continue
             die = _Die(centre, rng.uniform(0, 2 * math.pi), _random_faces(value, rng),
@@ -265,7 +298,9 @@ def render_d6_scene(
     ambient = rng.uniform(0.45, 0.7)
     for die in sorted(placed, key=lambda d: -cam.depth(d.centre)):
         _paint_die(img, die, cam, light, ambient, floor)
-    return _as_photo(img, rng, (w, h)), drawn
+    tray = np.array([[*(a * away + b * across).tolist(), 0.0]
+                     for a, b in ((a0, b0), (a1, b0), (a1, b1), (a0, b1))])
+    return DrawnFrame(_as_photo(img, rng, (w, h)), drawn, cam.project(tray) / _SS)
 
 
 def _floor(rng: random.Random, cam: _Camera, size: tuple[int, int]) -> np.ndarray:

@@ -17,8 +17,11 @@ from companion.vision.bench import iou
 from companion.vision.cli import add_commands
 from companion.vision.compose import DATA_DIR, compose_tray_with_boxes
 from companion.vision.perspective import Straightening, order_corners
+from companion.vision.reader import _better_of
 from companion.vision.synth import seen_at_an_angle, tray_on_table
+from companion.vision.synth_d6 import render_d6_scene
 from companion.vision.tray import clearly_tilted
+from companion.vision.types import DieReading, UnreadableDie
 
 
 def _on_table(tray: np.ndarray) -> np.ndarray:
@@ -197,3 +200,43 @@ def test_calibrate_takes_corners_from_the_command_line(tmp_path: Path,
         else:
             with pytest.raises(VisionError, match=error):
                 args.func(args)
+
+
+def _reading(dice: int, refused: int, value: int
+             ) -> tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]:
+    return (tuple(DieReading("d6", value, (10 * i, 0, 8, 8), 0.9) for i in range(dice)),
+            tuple(UnreadableDie((10 * i, 20, 8, 8), "unclear face") for i in range(refused)))
+
+
+@pytest.mark.parametrize("as_seen, straightened, kept", [
+    ((3, 0), (4, 0), "straightened"),   # more dice read
+    ((4, 0), (3, 1), "as seen"),        # fewer dice read
+    ((3, 0), (3, 1), "as seen"),        # as many, more refused
+    ((3, 1), (3, 0), "straightened"),   # as many, fewer refused
+    ((3, 1), (3, 1), "straightened"),   # a tie goes to the square top faces
+])
+def test_the_better_of_the_straightened_and_the_as_seen_reading_is_kept(
+    as_seen: tuple[int, int], straightened: tuple[int, int], kept: str
+) -> None:
+    seen, straight = _reading(*as_seen, value=1), _reading(*straightened, value=2)
+    assert _better_of(seen, straight) == (straight if kept == "straightened" else seen)
+
+
+def test_a_reader_calibrated_with_corners_also_reads_the_frame_as_seen() -> None:
+    """Dice drawn in 3D at 35 degrees, their sides stretched by the straightening: the
+    calibrated reader reads them at least as well as either reading alone would."""
+    straight_only = right = plain_right = total = 0
+    plain = DiceReader(straighten_uncalibrated=False)
+    for seed in range(6):
+        rng = random.Random(seed)
+        frame, dice, tray = render_d6_scene([rng.randint(1, 6) for _ in range(6)], rng, 35.0)
+        calibrated = DiceReader(Calibration(frame_size=(640, 640), corners=tuple(
+            (float(x), float(y)) for x, y in tray)), models=plain.models)
+        want = Counter(d.value for d in dice)
+        total += len(dice)
+        right += sum((Counter(d.value for d in calibrated.read(frame).dice) & want).values())
+        plain_right += sum((Counter(d.value for d in plain.read(frame).dice) & want).values())
+        straight_only += sum((Counter(d.value for d in calibrated._read_view(
+            calibrated._view(frame))[0]) & want).values())
+    assert right >= max(straight_only, plain_right), (right, straight_only, plain_right)
+    assert right > straight_only

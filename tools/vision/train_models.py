@@ -165,7 +165,7 @@ def draw_cube_photos(share: float, frames: int = 600) -> None:
     for k in range(frames):
         rng = random.Random(1_000_003 + k)
         values = [rng.randint(1, 6) for _ in range(rng.randint(2, 10))]
-        img, dice = render_d6_scene(values, rng, rng.uniform(0, 50),
+        img, dice, _ = render_d6_scene(values, rng, rng.uniform(0, 50),
                                     die_px=rng.uniform(24, 56))
         rows = [(d.value - 1, x + w / 2, y + h / 2, w * CUBE_BOX_MARGIN, h * CUBE_BOX_MARGIN)
                 for d in dice for x, y, w, h in (d.box,)]
