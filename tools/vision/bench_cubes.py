@@ -89,7 +89,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--degrees", type=float, nargs="+", default=[0.0, 20.0, 35.0, 50.0])
-    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--save", type=Path, help="also save the frames drawn here")
     ap.add_argument("--corners", action="store_true",
                     help="also read each frame calibrated with the corners of the floor")
