@@ -201,10 +201,14 @@ class _View:
         return self.straightening.box_back(box, *self.frame_size)
 
 
+#: The dice read in a frame and the dice refused.
+_Read = tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]
+
+
 def _better_of(
-    as_seen: tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]],
-    straightened: tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]],
-) -> tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]:
+    as_seen: _Read,
+    straightened: _Read,
+) -> _Read:
     """A frame of a tray seen at an angle, read as seen and straightened: the straightened
     reading unless it reads fewer dice, or as many with more refused. Straightened, the
     top faces are square, as the networks learned them; but a die's sides, seen the more
@@ -284,7 +288,7 @@ class DiceReader:
             dice, unreadable = _better_of(self._read_view(self._as_seen(frame_bgr)),
                                           (dice, unreadable))
         elif self._searches_whole_frame():
-            dice, unreadable = self._read_straightened(view, dice, unreadable)
+            dice, unreadable = self._read_straightened(view, (dice, unreadable))
         return FrameReading(dice, unreadable, (time.perf_counter() - t0) * 1000)
 
     def _as_seen(self, frame_bgr: np.ndarray) -> _View:
@@ -301,8 +305,7 @@ class DiceReader:
         tray = (round(x0), round(y0), round(x1 - x0), round(y1 - y0))
         return _View(frame, tray, 0.0, None, (w, h))
 
-    def _read_view(self, view: _View
-                   ) -> tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]:
+    def _read_view(self, view: _View) -> _Read:
         """The dice of a view, their boxes in the camera's own frame, top to bottom."""
         cands = self._detect_all(view.image, view.tray, view.die_px)
         dice, unreadable = self._read_candidates(view.image, cands, view.tray)
@@ -317,23 +320,20 @@ class DiceReader:
         return (self.straighten_uncalibrated and self.calibration.tray is None
                 and self.calibration.corners is None)
 
-    def _read_straightened(
-        self, view: _View, dice: tuple[DieReading, ...],
-        unreadable: tuple[UnreadableDie, ...],
-    ) -> tuple[tuple[DieReading, ...], tuple[UnreadableDie, ...]]:
+    def _read_straightened(self, view: _View, as_seen: _Read) -> _Read:
         """An uncalibrated frame whose tray floor is clearly seen at an angle
         (``tray.clearly_tilted``), read again straightened as calibrated corners would;
         the better of the two readings is kept (``_better_of``)."""
         corners = find_tray_corners(view.image)
         h, w = view.image.shape[:2]
         if corners is None or not clearly_tilted(corners, (w, h)):
-            return dice, unreadable
+            return as_seen
         straightening = Straightening.from_corners(corners)
         # A die size calibrated in the camera's frame does not hold in the straightened
         # view, so it is found again there.
         straight = self._read_view(_View(straightening.view(view.image), None, 0.0,
                                          straightening, (w, h)))
-        return _better_of((dice, unreadable), straight)
+        return _better_of(as_seen, straight)
 
     def find_dice(self, frame_bgr: np.ndarray) -> list[tuple[Box, float]]:
         """(box, detector score) of every die-like object, before any reading or refusal."""
