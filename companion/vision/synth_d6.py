@@ -85,6 +85,8 @@ class DrawnDie:
 
 
 class DrawnFrame(NamedTuple):
+    """A drawn frame (BGR), the dice in it, and the floor they lie on."""
+
     image: np.ndarray
     dice: list[DrawnDie]
     #: The floor rectangle the dice were thrown in, as the picture shows it (4 x 2
