@@ -579,6 +579,39 @@ class AwaitChoice:
     about: str = ""  # the unit or situation this choice is for
 
 
+#: Yes/no answers: "No" first where it is the usual answer, "Yes" first where it is.
+NO_YES = (Choice("no", "No"), Choice("yes", "Yes"))
+YES_FIRST = (Choice("yes", "Yes"), Choice("no", "No"))
+
+
+class _ActorAndTarget(Protocol):
+    @property
+    def actor(self) -> str: ...
+
+    @property
+    def target(self) -> str: ...
+
+
+class _WithActorAndTarget(Protocol):
+    @property
+    def ctx(self) -> _ActorAndTarget: ...
+
+
+def yes_no(question: str, about: str, *, yes_first: bool = False
+           ) -> Callable[[_WithActorAndTarget], AwaitChoice]:
+    """A stage's yes/no question about the unit acting (`about="actor"`) or its target
+    ("target"); `question` may name either ("Pursue {target}?")."""
+    if about not in ("actor", "target"):
+        raise ValueError(f"a yes/no question is about the actor or the target, not {about!r}")
+    options = YES_FIRST if yes_first else NO_YES
+
+    def ask(state: _WithActorAndTarget) -> AwaitChoice:
+        ctx = state.ctx
+        return AwaitChoice(question.format(actor=ctx.actor, target=ctx.target), options,
+                           ctx.actor if about == "actor" else ctx.target)
+    return ask
+
+
 @dataclass(frozen=True)
 class AwaitRoll:
     request: RollRequest

@@ -31,6 +31,7 @@ from companion.rules.core import (
     counted,
     option_values,
     unit_choices,
+    yes_no,
 )
 
 CHIP = AwaitChip("Draw a chip", ("Sgt Roux",))
@@ -127,3 +128,35 @@ def test_unit_menus_keep_long_names_whole_for_the_screen_to_fit() -> None:
     choices = unit_choices("unit", [Unit(n) for n in names])
     assert [c.label for c in choices] == list(names)
     assert [c.key for c in choices] == [f"unit:{n}" for n in names]
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    actor: str = "Lancers"
+    target: str = "Gunners"
+
+
+@dataclass(frozen=True)
+class _State:
+    ctx: _Ctx = _Ctx()
+
+
+@pytest.mark.parametrize("question, about, yes_first, prompt, options, who", [
+    ("Target in cover?", "target", False, "Target in cover?", ("no", "yes"), "Gunners"),
+    ("Broken ground?", "actor", False, "Broken ground?", ("no", "yes"), "Lancers"),
+    ("Pursue {target}?", "actor", True, "Pursue Gunners?", ("yes", "no"), "Lancers"),
+    ("Reached {target}?", "actor", True, "Reached Gunners?", ("yes", "no"), "Lancers"),
+])
+def test_a_yes_no_question_names_its_unit_and_puts_the_usual_answer_first(
+    question: str, about: str, yes_first: bool, prompt: str, options: tuple[str, ...],
+    who: str,
+) -> None:
+    asked = yes_no(question, about, yes_first=yes_first)(_State())
+    assert asked.prompt == prompt
+    assert tuple(o.key for o in asked.options) == options
+    assert asked.about == who
+
+
+def test_a_yes_no_question_is_about_the_actor_or_the_target() -> None:
+    with pytest.raises(ValueError, match="actor or the target"):
+        yes_no("Anyone?", "bystander")

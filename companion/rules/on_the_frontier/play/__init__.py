@@ -13,7 +13,7 @@ once one is done), it does so by setting that part's stage, which `game.py` rout
 never through an import:
 
 - `steps`: how a step is written: `Result`, `prefix`, `to` (the next stage), a unit's
-  order done, wording that agrees with a unit's name, yes/no options, handler shapes.
+  order done, wording that agrees with a unit's name, handler shapes.
 - `losses`: hits taken and cancelled, a unit destroyed, what stands after the hits, a
   commander hit and replaced later.
 - `units`: what a unit may do now: shoot and with how many dice, hold fire, be joined by

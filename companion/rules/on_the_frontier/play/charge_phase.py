@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import AwaitChoice
+from companion.rules.core import yes_no
 from companion.rules.on_the_frontier.play.steps import (
-    YES_FIRST,
     ChoiceStep,
     Result,
     does,
@@ -75,10 +74,6 @@ def next_charge(state: GameState) -> Result:
     return open_charge(replace(state, charges=state.charges[1:], ctx=Context()))
 
 
-def _ask_volley(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Volley at chargers?", YES_FIRST, ctx.target)
-
 
 def _on_volley(state: GameState, key: str) -> Result:
     ctx = state.ctx
@@ -101,5 +96,5 @@ def _on_volley(state: GameState, key: str) -> Result:
 
 # The stages this module asks and answers: game.py routes each here.
 CHOICES: dict[str, ChoiceStep] = {
-    "volley_ask": ChoiceStep(_ask_volley, _on_volley),
+    "volley_ask": ChoiceStep(yes_no("Volley at chargers?", "target", yes_first=True), _on_volley),
 }

@@ -15,6 +15,7 @@ from companion.rules.core import (
     Outcome,
     Params,
     counted,
+    yes_no,
 )
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.play.charge_phase import next_charge
@@ -26,8 +27,6 @@ from companion.rules.on_the_frontier.play.losses import (
     take_hits,
 )
 from companion.rules.on_the_frontier.play.steps import (
-    NO_YES,
-    YES_FIRST,
     ChoiceStep,
     Result,
     RollStep,
@@ -73,10 +72,6 @@ def _on_shoot_range(state: GameState, key: str) -> Result:
     return Result(to(state, "shoot_cover", range_band=key))
 
 
-def _ask_shoot_cover(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Target in cover?", NO_YES, ctx.target)
-
 
 def _on_shoot_cover(state: GameState, key: str) -> Result:
     yes = key == "yes"
@@ -114,10 +109,6 @@ def _on_shoot_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) ->
     return _after_shot(state, hits, (line,))
 
 
-def _ask_steady(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Steady! roll?", YES_FIRST, ctx.target)
-
 
 def _on_steady(state: GameState, key: str) -> Result:
     yes = key == "yes"
@@ -146,10 +137,6 @@ def _on_steady_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -
         cues = frozenset({"death"})
     return prefix(_after_steady(state), tuple(lines), cues)
 
-
-def _ask_return(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Return fire?", YES_FIRST, ctx.target)
 
 
 def _on_return(state: GameState, key: str) -> Result:
@@ -216,9 +203,9 @@ def _after_return(state: GameState) -> Result:
 CHOICES: dict[str, ChoiceStep] = {
     "shoot_target": ChoiceStep(_ask_shoot_target, _on_shoot_target),
     "shoot_range": ChoiceStep(_ask_shoot_range, _on_shoot_range),
-    "shoot_cover": ChoiceStep(_ask_shoot_cover, _on_shoot_cover),
-    "steady_ask": ChoiceStep(_ask_steady, _on_steady),
-    "return_ask": ChoiceStep(_ask_return, _on_return),
+    "shoot_cover": ChoiceStep(yes_no("Target in cover?", "target"), _on_shoot_cover),
+    "steady_ask": ChoiceStep(yes_no("Steady! roll?", "target", yes_first=True), _on_steady),
+    "return_ask": ChoiceStep(yes_no("Return fire?", "target", yes_first=True), _on_return),
 }
 
 ROLLS: dict[str, RollStep] = {

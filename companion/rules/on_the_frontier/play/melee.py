@@ -14,14 +14,13 @@ from companion.rules.core import (
     Outcome,
     Params,
     counted,
+    yes_no,
 )
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.charges import CHARGE_DICE, COME_ON, charge_result
 from companion.rules.on_the_frontier.play.charge_phase import next_charge
 from companion.rules.on_the_frontier.play.losses import commander_hit, destroy, standing, take_hits
 from companion.rules.on_the_frontier.play.steps import (
-    NO_YES,
-    YES_FIRST,
     ChoiceStep,
     Result,
     RollStep,
@@ -56,10 +55,6 @@ def _on_melee_cover(state: GameState, key: str) -> Result:
         return Result(to(state, "melee_square", **cover))
     return Result(to(state, "melee_attacker_roll", **cover))
 
-
-def _ask_melee_square(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Defender in square?", NO_YES, ctx.target)
 
 
 def _on_melee_square(state: GameState, key: str) -> Result:
@@ -279,10 +274,6 @@ def _limber_to_retreat(f: Force, moves: str) -> tuple[Force, bool]:
     return replace(f, limbered=True), True
 
 
-def _ask_pursue(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice(f"Pursue {ctx.target}?", YES_FIRST, ctx.actor)
-
 
 def _on_pursue(state: GameState, key: str) -> Result:
     ctx = state.ctx
@@ -316,10 +307,10 @@ def _on_pursue(state: GameState, key: str) -> Result:
 # The stages this module asks and answers: game.py routes each here.
 CHOICES: dict[str, ChoiceStep] = {
     "melee_cover": ChoiceStep(_ask_melee_cover, _on_melee_cover),
-    "melee_square": ChoiceStep(_ask_melee_square, _on_melee_square),
+    "melee_square": ChoiceStep(yes_no("Defender in square?", "target"), _on_melee_square),
     "come_on_attacker_use": ChoiceStep(_ask_come_on_use, _on_come_on_use),
     "come_on_defender_use": ChoiceStep(_ask_come_on_use, _on_come_on_use),
-    "pursue_ask": ChoiceStep(_ask_pursue, _on_pursue),
+    "pursue_ask": ChoiceStep(yes_no("Pursue {target}?", "actor", yes_first=True), _on_pursue),
 }
 
 ROLLS: dict[str, RollStep] = {

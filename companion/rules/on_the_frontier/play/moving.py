@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import Action, AwaitChoice, Outcome, Params, unit_choices
+from companion.rules.core import Action, AwaitChoice, Outcome, Params, unit_choices, yes_no
 from companion.rules.on_the_frontier.movement import MOVE
 from companion.rules.on_the_frontier.play.steps import (
     ANYONE_WITHIN_6,
-    NO_YES,
-    YES_FIRST,
     ChoiceStep,
     Result,
     RollStep,
@@ -58,10 +56,6 @@ def _on_join_target(state: GameState, key: str) -> Result:
     )
 
 
-def _ask_move_broken(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Broken ground?", NO_YES, ctx.actor)
-
 
 def _on_move_broken(state: GameState, key: str) -> Result:
     ctx = state.ctx
@@ -72,20 +66,12 @@ def _on_move_broken(state: GameState, key: str) -> Result:
     return Result(to(state, "move_roll" if ctx.charging else "move_near", broken=yes))
 
 
-def _ask_move_deploy(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Deploy guns?", NO_YES, ctx.actor)
-
 
 def _on_move_deploy(state: GameState, key: str) -> Result:
     ctx = state.ctx
     yes = key == "yes"
     return Result(to(state, "move_roll" if ctx.charging else "move_near", deploy=yes))
 
-
-def _ask_move_near(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice(ANYONE_WITHIN_6, NO_YES, ctx.actor)
 
 
 def _on_move_near(state: GameState, key: str) -> Result:
@@ -117,10 +103,6 @@ def _on_move_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> 
     return prefix(_after_move(new), (text, *outcome.details[1:]))
 
 
-def _ask_follow_me(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Follow Me! reroll?", NO_YES, ctx.actor)
-
 
 def _on_follow_me(state: GameState, key: str) -> Result:
     ctx = state.ctx
@@ -132,10 +114,6 @@ def _on_follow_me(state: GameState, key: str) -> Result:
         )
     return _after_move(state)
 
-
-def _ask_contact(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice(f"Reached {ctx.target}?", YES_FIRST, ctx.actor)
 
 
 def _on_contact(state: GameState, key: str) -> Result:
@@ -187,11 +165,11 @@ def _join(state: GameState) -> Result:
 CHOICES: dict[str, ChoiceStep] = {
     "charge_target": ChoiceStep(_ask_charge_target, _on_charge_target),
     "join_target": ChoiceStep(_ask_join_target, _on_join_target),
-    "move_broken": ChoiceStep(_ask_move_broken, _on_move_broken),
-    "move_deploy": ChoiceStep(_ask_move_deploy, _on_move_deploy),
-    "move_near": ChoiceStep(_ask_move_near, _on_move_near),
-    "follow_me": ChoiceStep(_ask_follow_me, _on_follow_me),
-    "contact": ChoiceStep(_ask_contact, _on_contact),
+    "move_broken": ChoiceStep(yes_no("Broken ground?", "actor"), _on_move_broken),
+    "move_deploy": ChoiceStep(yes_no("Deploy guns?", "actor"), _on_move_deploy),
+    "move_near": ChoiceStep(yes_no(ANYONE_WITHIN_6, "actor"), _on_move_near),
+    "follow_me": ChoiceStep(yes_no("Follow Me! reroll?", "actor"), _on_follow_me),
+    "contact": ChoiceStep(yes_no("Reached {target}?", "actor", yes_first=True), _on_contact),
 }
 
 ROLLS: dict[str, RollStep] = {

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import Action, AwaitChoice, Outcome, Params
+from companion.rules.core import Action, Outcome, Params, yes_no
 from companion.rules.on_the_frontier.play.steps import (
     ANYONE_WITHIN_6,
-    NO_YES,
     ChoiceStep,
     Result,
     RollStep,
@@ -19,11 +18,6 @@ from companion.rules.on_the_frontier.play.steps import (
 )
 from companion.rules.on_the_frontier.rally import RALLY, rally_counts, rally_modifier
 from companion.rules.on_the_frontier.state import GameState
-
-
-def _ask_rally_near(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice(ANYONE_WITHIN_6, NO_YES, ctx.actor)
 
 
 def _on_rally_near(state: GameState, key: str) -> Result:
@@ -64,7 +58,7 @@ def _on_rally_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) ->
 
 # The stages this module asks and answers: game.py routes each here.
 CHOICES: dict[str, ChoiceStep] = {
-    "rally_near": ChoiceStep(_ask_rally_near, _on_rally_near),
+    "rally_near": ChoiceStep(yes_no(ANYONE_WITHIN_6, "actor"), _on_rally_near),
 }
 
 ROLLS: dict[str, RollStep] = {

@@ -3,8 +3,8 @@
 Play goes by named stages (`GameState.stage`): a stage asks one question, a choice or a
 roll, and the handler of its answer returns a `Result` (the new state, what the table
 is told, the cues) with the next stage set (`to`). Also the end of a unit's order
-(`unit_done`), the wording that agrees with a unit's name (`does`, `is_plural`), the
-yes/no options, and the shapes of the four kinds of handler each module declares by
+(`unit_done`), the wording that agrees with a unit's name (`does`, `is_plural`), and
+the shapes of the four kinds of handler each module declares by
 stage.
 """
 
@@ -13,13 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, StageStep
+from companion.rules.core import (
+    Action,
+    AwaitChoice,
+    Outcome,
+    Params,
+    StageStep,
+)
 from companion.rules.grammar import agree, plural_name
 from companion.rules.on_the_frontier.state import Context, GameState
 
 ANYONE_WITHIN_6 = 'Enemy within 6"?'
-NO_YES = (Choice("no", "No"), Choice("yes", "Yes"))
-YES_FIRST = (Choice("yes", "Yes"), Choice("no", "No"))
 
 
 @dataclass(frozen=True)

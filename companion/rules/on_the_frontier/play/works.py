@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, counted
+from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, counted, yes_no
 from companion.rules.on_the_frontier import tables
 from companion.rules.on_the_frontier.engineering import DEMOLITION, ENGINEERING
 from companion.rules.on_the_frontier.play.steps import (
-    NO_YES,
-    YES_FIRST,
     ChoiceStep,
     Result,
     RollStep,
@@ -47,19 +45,11 @@ def _on_work_task(state: GameState, key: str) -> Result:
     return Result(to(state, nxt, task=task))
 
 
-def _ask_work_difficult(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Difficult task?", NO_YES, ctx.actor)
-
 
 def _on_work_difficult(state: GameState, key: str) -> Result:
     yes = key == "yes"
     return Result(to(state, "work_engineer" if yes else "work_roll"))
 
-
-def _ask_work_engineer(state: GameState) -> AwaitChoice:
-    ctx = state.ctx
-    return AwaitChoice("Engineer present?", YES_FIRST, ctx.actor)
 
 
 def _on_work_engineer(state: GameState, key: str) -> Result:
@@ -141,8 +131,9 @@ def _on_blow_roll(state: GameState, outcome: Outcome, dice: tuple[int, ...]) -> 
 # The stages this module asks and answers: game.py routes each here.
 CHOICES: dict[str, ChoiceStep] = {
     "work_task": ChoiceStep(_ask_work_task, _on_work_task),
-    "work_difficult": ChoiceStep(_ask_work_difficult, _on_work_difficult),
-    "work_engineer": ChoiceStep(_ask_work_engineer, _on_work_engineer),
+    "work_difficult": ChoiceStep(yes_no("Difficult task?", "actor"), _on_work_difficult),
+    "work_engineer": ChoiceStep(yes_no("Engineer present?", "actor", yes_first=True),
+                                _on_work_engineer),
 }
 
 ROLLS: dict[str, RollStep] = {

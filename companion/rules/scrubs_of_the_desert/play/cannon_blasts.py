@@ -5,13 +5,12 @@ turn.
 
 from __future__ import annotations
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, unit_choices
+from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, unit_choices, yes_no
 from companion.rules.scrubs_of_the_desert.cannon import CANNON_BLAST, CANNON_TO_HIT
 from companion.rules.scrubs_of_the_desert.play.shooting import after_fire, apply_fire
 from companion.rules.scrubs_of_the_desert.play.spotting import spot
 from companion.rules.scrubs_of_the_desert.play.steps import (
     MAX_FIGURES_ASKED,
-    NO_YES,
     ChoiceStep,
     Result,
     RollStep,
@@ -21,11 +20,6 @@ from companion.rules.scrubs_of_the_desert.play.steps import (
     to,
 )
 from companion.rules.scrubs_of_the_desert.state import Band, GameState
-
-
-def _ask_grapeshot(state: GameState) -> AwaitChoice:
-    c = state.ctx
-    return AwaitChoice('Under 6"?', NO_YES, c.target)
 
 
 def _on_grapeshot(state: GameState, key: str) -> Result:
@@ -129,7 +123,7 @@ def _blast_candidates(state: GameState) -> tuple[Band, ...]:
 
 
 CHOICES: dict[str, ChoiceStep] = {
-    "grapeshot": ChoiceStep(_ask_grapeshot, _on_grapeshot),
+    "grapeshot": ChoiceStep(yes_no('Under 6"?', "target"), _on_grapeshot),
     "blast_count": ChoiceStep(_ask_blast_count, _on_blast_count),
     "blast_others": ChoiceStep(_ask_blast_others, _on_blast_others),
     "blast_other_count": ChoiceStep(_ask_blast_other_count, _on_blast_other_count),

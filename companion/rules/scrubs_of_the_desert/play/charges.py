@@ -5,7 +5,7 @@ close in.
 
 from __future__ import annotations
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, unit_choices
+from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, unit_choices, yes_no
 from companion.rules.scrubs_of_the_desert.morale import MORALE
 from companion.rules.scrubs_of_the_desert.play.melee_bouts import start_bouts
 from companion.rules.scrubs_of_the_desert.play.morale_tests import (
@@ -15,7 +15,6 @@ from companion.rules.scrubs_of_the_desert.play.morale_tests import (
 )
 from companion.rules.scrubs_of_the_desert.play.shooting import pick_weapon
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    YES_NO,
     ChoiceStep,
     Result,
     RollStep,
@@ -41,10 +40,6 @@ def _on_charge_target(state: GameState, key: str) -> Result:
         f"{state.band(c.actor).does('charges', 'charge')} {key.removeprefix('target:')}",
     )
 
-
-def _ask_contact(state: GameState) -> AwaitChoice:
-    c = state.ctx
-    return AwaitChoice("Contact made?", YES_NO, c.actor)
 
 
 def _on_contact(state: GameState, key: str) -> Result:
@@ -152,7 +147,7 @@ def _on_att_morale_roll(state: GameState, outcome: Outcome) -> Result:
 
 CHOICES: dict[str, ChoiceStep] = {
     "charge_target": ChoiceStep(_ask_charge_target, _on_charge_target),
-    "contact": ChoiceStep(_ask_contact, _on_contact),
+    "contact": ChoiceStep(yes_no("Contact made?", "actor", yes_first=True), _on_contact),
     "def_position": ChoiceStep(_ask_def_position, _on_def_position),
     "def_response": ChoiceStep(_ask_def_response, _on_def_response),
 }

@@ -5,13 +5,21 @@ unit the others fall on.
 
 from __future__ import annotations
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, counted, unit_choices
+from companion.rules.core import (
+    Action,
+    AwaitChoice,
+    Choice,
+    Outcome,
+    Params,
+    counted,
+    unit_choices,
+    yes_no,
+)
 from companion.rules.scrubs_of_the_desert.crew_targeting import CREW_TARGETING
 from companion.rules.scrubs_of_the_desert.play.losses import lose_figures
 from companion.rules.scrubs_of_the_desert.play.shooting import apply_fire
 from companion.rules.scrubs_of_the_desert.play.steps import (
     MAX_FIGURES_ASKED,
-    NO_YES,
     ChoiceStep,
     Result,
     RollStep,
@@ -20,11 +28,6 @@ from companion.rules.scrubs_of_the_desert.play.steps import (
     to,
 )
 from companion.rules.scrubs_of_the_desert.state import GameState
-
-
-def _ask_crew_near(state: GameState) -> AwaitChoice:
-    c = state.ctx
-    return AwaitChoice('Infantry within 4"?', NO_YES, c.target)
 
 
 def _on_crew_near(state: GameState, key: str) -> Result:
@@ -88,7 +91,7 @@ def _on_crew_others(state: GameState, key: str) -> Result:
 
 
 CHOICES: dict[str, ChoiceStep] = {
-    "crew_near": ChoiceStep(_ask_crew_near, _on_crew_near),
+    "crew_near": ChoiceStep(yes_no('Infantry within 4"?', "target"), _on_crew_near),
     "crew_count": ChoiceStep(_ask_crew_count, _on_crew_count),
     "crew_others": ChoiceStep(_ask_crew_others, _on_crew_others),
 }

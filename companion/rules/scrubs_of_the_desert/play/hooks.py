@@ -7,12 +7,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, unit_choices
+from companion.rules.core import (
+    YES_FIRST,
+    Action,
+    AwaitChoice,
+    Choice,
+    Outcome,
+    Params,
+    unit_choices,
+)
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.grappling import HOOK_CLIMB, HOOK_THROW
 from companion.rules.scrubs_of_the_desert.melee import pair_figures
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    YES_NO,
     ChoiceStep,
     Result,
     RollStep,
@@ -63,7 +70,7 @@ def _on_hook_throw_roll(state: GameState, outcome: Outcome) -> Result:
 
 def _ask_climb_more(state: GameState) -> AwaitChoice:
     c = state.ctx
-    return AwaitChoice(f"Climber {c.climber + 1}?", YES_NO, c.actor)
+    return AwaitChoice(f"Climber {c.climber + 1}?", YES_FIRST, c.actor)
 
 
 def _on_climb_more(state: GameState, key: str) -> Result:

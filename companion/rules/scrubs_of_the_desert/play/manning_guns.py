@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import AwaitChoice, unit_choices
+from companion.rules.core import AwaitChoice, unit_choices, yes_no
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    YES_NO,
     ChoiceStep,
     Result,
     count_choices,
@@ -45,10 +44,6 @@ def _on_gun_crew(state: GameState, key: str) -> Result:
         f"{key} of {c.actor} {'makes' if key == '1' else 'make'} for {c.target}",
     )
 
-
-def _ask_reached_gun(state: GameState) -> AwaitChoice:
-    c = state.ctx
-    return AwaitChoice("Reached the gun?", YES_NO, c.actor)
 
 
 def _on_reached_gun(state: GameState, key: str) -> Result:
@@ -99,5 +94,5 @@ def _man_gun(state: GameState) -> Result:
 CHOICES: dict[str, ChoiceStep] = {
     "gun_pick": ChoiceStep(_ask_gun_pick, _on_gun_pick),
     "gun_crew": ChoiceStep(_ask_gun_crew, _on_gun_crew),
-    "reached_gun": ChoiceStep(_ask_reached_gun, _on_reached_gun),
+    "reached_gun": ChoiceStep(yes_no("Reached the gun?", "actor", yes_first=True), _on_reached_gun),
 }

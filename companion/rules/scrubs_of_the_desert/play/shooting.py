@@ -8,13 +8,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, counted, unit_choices
+from companion.rules.core import (
+    Action,
+    AwaitChoice,
+    Choice,
+    Outcome,
+    Params,
+    counted,
+    unit_choices,
+    yes_no,
+)
 from companion.rules.scrubs_of_the_desert import tables
 from companion.rules.scrubs_of_the_desert.fire import FIRE
 from companion.rules.scrubs_of_the_desert.play.losses import lose_figures
 from companion.rules.scrubs_of_the_desert.play.spotting import spot
 from companion.rules.scrubs_of_the_desert.play.steps import (
-    NO_YES,
     ChoiceStep,
     Result,
     RollStep,
@@ -119,10 +127,6 @@ def _on_fire_range(state: GameState, key: str) -> Result:
     return r(to(state, "fire_cover", range_band=key))
 
 
-def _ask_fire_cover(state: GameState) -> AwaitChoice:
-    c = state.ctx
-    return AwaitChoice("Target in cover?", NO_YES, c.target)
-
 
 def _on_fire_cover(state: GameState, key: str) -> Result:
     c = state.ctx
@@ -216,7 +220,7 @@ CHOICES: dict[str, ChoiceStep] = {
     "fire_pick": ChoiceStep(_ask_fire_pick, _on_fire_pick),
     "weapon_pick": ChoiceStep(_ask_weapon_pick, _on_weapon_pick),
     "fire_range": ChoiceStep(_ask_fire_range, _on_fire_range),
-    "fire_cover": ChoiceStep(_ask_fire_cover, _on_fire_cover),
+    "fire_cover": ChoiceStep(yes_no("Target in cover?", "target"), _on_fire_cover),
 }
 
 ROLLS: dict[str, RollStep] = {

@@ -2,11 +2,11 @@
 
 A step takes the state (and the answer: the key chosen, or the outcome of the roll) and
 returns a `Result`: the state at its next stage (`to`, which also changes the
-activation's `Context`) and what the table is told (`r`; `then` puts lines before what
-a later step says). Also the answers several stages offer (`NO_YES`, `YES_NO`,
-`count_choices`), a side's name with its verb (`side_does`), and the shapes of the four
-tables each module declares by stage: the question a choice stage puts, the roll a roll
-stage wants, and the handlers of their answers.
+activation's `Context`) and what the table is told (`r`; `then` puts lines before what a
+later step says). Also the choice of how many (`count_choices`), a side's name with its
+verb (`side_does`), and the shapes of the four tables each module declares by stage: the
+question a choice stage puts, the roll a roll stage wants, and the handlers of their
+answers.
 """
 
 from __future__ import annotations
@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.rules.core import Action, AwaitChoice, Choice, Outcome, Params, StageStep
+from companion.rules.core import (
+    Action,
+    AwaitChoice,
+    Choice,
+    Outcome,
+    Params,
+    StageStep,
+)
 from companion.rules.grammar import agree
 from companion.rules.scrubs_of_the_desert.state import GameState
 
@@ -44,8 +51,6 @@ def side_does(side: str, singular: str, plural: str) -> str:
     return agree(side, singular, plural)
 
 
-NO_YES = (Choice("no", "No"), Choice("yes", "Yes"))
-YES_NO = (Choice("yes", "Yes"), Choice("no", "No"))
 
 
 #: The most figures a menu offers (figures under a blast, others near a gun).
