@@ -513,7 +513,8 @@ def replace_floor(
     at least the photo's size), the old floor's shading and the dice's shadows kept.
 
     The old floor is what is low in saturation, not much darker than the local floor level
-    and connected to the floor outside the dice's cores (so a white die's own face stays).
+    and connected to the floor outside the dice's bodies (`_die_bodies`); the thin rim
+    round each die, where die and old floor blend, goes too, so no light halo is left.
     ``dice``: (centre x, centre y, size) of each die, in pixels.
     """
     h, w = photo.shape[:2]
@@ -525,18 +526,79 @@ def replace_floor(
     lum, level_lum = photo.astype(np.float32).mean(axis=2), level.mean(axis=2) + 1
     saturation = cv2.cvtColor(photo, cv2.COLOR_BGR2HSV)[..., 1]
     floorlike = ((saturation < 45) & (lum > 0.5 * level_lum)).astype(np.uint8)
-    cores = np.zeros((h, w), np.uint8)
-    for cx, cy, size in dice:
-        cv2.circle(cores, (int(cx), int(cy)), int(0.3 * size), 1, -1)
+    bodies, rims = _die_bodies(photo, dice, lum, level, floorlike)
     n, parts = cv2.connectedComponents(floorlike, connectivity=4)
     outer = np.zeros(n, bool)
-    outer[np.unique(parts[(floorlike > 0) & (cores == 0)])] = True
+    outer[np.unique(parts[(floorlike > 0) & ~bodies])] = True
     outer[0] = False
-    mask = cv2.GaussianBlur((outer[parts] & (cores == 0)).astype(np.float32), (0, 0), 0.8)
+    old_floor = (outer[parts] & ~bodies) | rims
+    mask = cv2.GaussianBlur(old_floor.astype(np.float32), (0, 0), 0.8)
     shade = np.clip(lum / level_lum, 0, 1.2)[..., None]
     out = photo * (1 - mask[..., None]) + floor[:h, :w] * shade * mask[..., None]
     moved: np.ndarray = np.clip(np.rint(out), 0, 255).astype(np.uint8)
     return moved
+
+
+def _die_bodies(
+    photo: np.ndarray, dice: list[tuple[float, float, float]], lum: np.ndarray,
+    level: np.ndarray, floorlike: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the dice's bodies, which the new floor must not cover, and of the rims
+    round them, where die and old floor blend (boolean masks).
+
+    A die's outline is the convex hull of what stands out from the floor round its middle:
+    colour, a dark body, a face brighter than the floor, or a sharp edge. A white die on
+    the light tray is "floorlike" all over, so its whole hull is kept; keeping only a disc
+    round its middle, as this did until 2026-11-25, cut white dice down to round tokens
+    with their outer pips bitten off. A coloured or dark die keeps its hull less the pale
+    patches that reach past it (the tray in a gap between touching dice), so white pips
+    stay and the gaps become floor.
+    """
+    h, w = photo.shape[:2]
+    grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    level_lum = level.mean(axis=2) + 1
+    brighter = (lum > level_lum) & (np.abs(photo.astype(np.float32) - level).max(axis=2) > 20)
+    stands_out = ((floorlike == 0) | (lum < 0.6 * level_lum) | brighter
+                  | (edges > 60)).astype(np.uint8)
+    bodies = np.zeros((h, w), bool)
+    rims = np.zeros((h, w), bool)
+    for cx, cy, size in dice:
+        r = 0.58 * size
+        x0, y0 = int(max(0, cx - r)), int(max(0, cy - r))
+        x1, y1 = int(min(w, cx + r + 1)), int(min(h, cy + r + 1))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        middle = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(middle, (int(cx - x0), int(cy - y0)), int(0.3 * size), 1, -1)
+        if not middle.any():  # its middle is outside the picture
+            continue
+        local_floorlike = floorlike[y0:y1, x0:x1]
+        white = local_floorlike[middle > 0].mean() >= 0.5
+        found = cv2.morphologyEx(stands_out[y0:y1, x0:x1], cv2.MORPH_CLOSE,
+                                 np.ones((3, 3), np.uint8))
+        if white:
+            # Its face does not stand out from the tray; its pips and edges do.
+            found = np.maximum(found, middle)
+        _n, parts = cv2.connectedComponents(found, connectivity=8)
+        touching_middle = np.unique(parts[middle > 0])
+        die = np.isin(parts, touching_middle[touching_middle > 0]).astype(np.uint8)
+        if not die.any():
+            die = middle
+        hull = np.zeros_like(die)
+        cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(die)), 1)
+        k = 2 * max(1, round(size / 20)) + 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        inner = cv2.erode(hull, disc) > 0
+        if not white:
+            # Light patches that reach past the body are floor seen in a gap or a
+            # translucent edge; those wholly inside it are the die's (white pips).
+            _n, patches = cv2.connectedComponents(local_floorlike, connectivity=8)
+            reaching = np.unique(patches[(local_floorlike > 0) & ~inner])
+            inner &= ~np.isin(patches, reaching[reaching > 0])
+        bodies[y0:y1, x0:x1] |= inner
+        rims[y0:y1, x0:x1] |= (cv2.dilate(hull, disc) > 0) & ~inner
+    return bodies, rims & ~bodies
 
 
 def render_numeral_d6(

@@ -51,3 +51,63 @@ def test_replace_floor_without_dice_and_on_generated_floors() -> None:
     floor = tray_surface(random.Random(4), 640)
     out = replace_floor(photo, [], floor)
     assert out.shape == photo.shape and not np.array_equal(out, photo)
+
+
+def _die_on_light_tray(body: tuple[int, int, int], pip: tuple[int, int, int]
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """A 40 px die turned 30 degrees on a light grey tray, with its five pips near the
+    corners, drawn 4x larger and shrunk so its outline blends into the tray as a
+    photographed one does. Returns the photo and the die's own mask."""
+    big = np.full((800, 800, 3), 205, np.uint8)
+    mask = np.zeros((800, 800), np.uint8)
+    corners = cv2.boxPoints(((400.0, 400.0), (160.0, 160.0), 30.0)).astype(np.int32)
+    cv2.fillConvexPoly(big, corners, (150, 150, 150), cv2.LINE_AA)  # the die's edge
+    inside = cv2.boxPoints(((400.0, 400.0), (148.0, 148.0), 30.0)).astype(np.int32)
+    cv2.fillConvexPoly(big, inside, body, cv2.LINE_AA)
+    cv2.fillConvexPoly(mask, corners, 1)
+    for fx, fy in ((-0.3, -0.3), (0.3, -0.3), (0.0, 0.0), (-0.3, 0.3), (0.3, 0.3)):
+        t = np.radians(30.0)
+        x = 400 + 160 * (fx * np.cos(t) - fy * np.sin(t))
+        y = 400 + 160 * (fx * np.sin(t) + fy * np.cos(t))
+        cv2.circle(big, (round(x), round(y)), 14, pip, -1, cv2.LINE_AA)
+    photo = cv2.resize(big, (200, 200), interpolation=cv2.INTER_AREA)
+    return photo, cv2.resize(mask, (200, 200), interpolation=cv2.INTER_NEAREST)
+
+
+def _green_floor() -> np.ndarray:
+    floor = np.zeros((200, 200, 3), np.float32)
+    floor[..., 1] = 150
+    return floor
+
+
+def _greenish(pixels: np.ndarray) -> np.ndarray:
+    b, g, r = pixels.astype(np.float32).T
+    return (g - r > 40) & (g - b > 40)
+
+
+def test_replace_floor_keeps_a_white_die_whole() -> None:
+    # A white die on a white tray has no colour to tell it from the floor; until
+    # 2026-11-25 only a disc round its middle was kept, so it came out a round token
+    # with its corner pips bitten off.
+    photo, die = _die_on_light_tray((235, 235, 235), (20, 20, 20))
+    out = replace_floor(photo, [(100.0, 100.0, 40.0)], _green_floor())
+    body = cv2.erode(die, np.ones((5, 5), np.uint8)) > 0
+    assert _greenish(out[body]).mean() < 0.03
+    dark = (out[body].max(axis=1) < 80).sum()
+    assert dark >= 5 * 0.8 * np.pi * 3.5 ** 2  # all five pips, the corner ones too
+    assert _greenish(out[:20, :20]).all()
+
+
+def test_replace_floor_leaves_no_light_rim_round_a_coloured_die() -> None:
+    photo, die = _die_on_light_tray((40, 40, 200), (235, 235, 235))
+    out = replace_floor(photo, [(100.0, 100.0, 40.0)], _green_floor())
+    ring = (cv2.dilate(die, np.ones((7, 7), np.uint8)) > 0) & (die == 0)
+    assert _greenish(out[ring]).mean() > 0.95
+    # The white pips, wholly inside the die, are the die's and stay.
+    assert (out[die > 0].min(axis=1) > 180).sum() >= 5 * 0.8 * np.pi * 3.5 ** 2
+
+
+def test_replace_floor_with_a_die_centred_off_the_picture() -> None:
+    photo, _die = _die_on_light_tray((235, 235, 235), (20, 20, 20))
+    out = replace_floor(photo, [(100.0, 100.0, 40.0), (-15.0, 50.0, 40.0)], _green_floor())
+    assert out.shape == photo.shape
