@@ -13,7 +13,7 @@ import os
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ from .calibrate import calibrate_from_frames
 from .imageio import MAX_PIXELS, check_frame, image_reduction, load_image
 from .logos import MAX_PICTURES_PER_VALUE, LogoStore
 from .reader import DiceReader
-from .types import KINDS, Calibration, FrameReading, VisionError
+from .types import KINDS, Box, Calibration, FrameReading, VisionError
 
 if TYPE_CHECKING:
     from companion.config import Config
@@ -309,25 +309,55 @@ def _frames(args: argparse.Namespace) -> Iterator[np.ndarray]:
 
 
 def draw_overlay(frame: np.ndarray, reading: FrameReading) -> np.ndarray:
+    """The frame with each die boxed (green: read, red: to roll again) and labelled, the
+    labels placed where they cover no die and no other label when there is room."""
     out = frame.copy()
     th = max(1, round(max(frame.shape[:2]) / 500))
     fs = max(0.4, max(frame.shape[:2]) / 1400)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    marks: list[tuple[Box, str, tuple[int, int, int]]] = []
     for d in reading.dice:
-        x, y, w, h = d.box
-        cv2.rectangle(out, (x, y), (x + w, y + h), (0, 200, 0), th)
-        label = f"{d.kind}:{d.value * 10:02d}" if d.kind == "percentile" else \
-            f"{d.kind}:{d.value}"
-        label += f" {d.confidence:.2f}"
-        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, fs,
-                    (0, 0, 0), th + 2, cv2.LINE_AA)
-        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, fs,
-                    (0, 255, 0), th, cv2.LINE_AA)
-    for u in reading.unreadable:
-        x, y, w, h = u.box
-        cv2.rectangle(out, (x, y), (x + w, y + h), (0, 0, 255), th)
-        cv2.putText(out, u.reason, (x, y + h + int(14 * fs * 2)), cv2.FONT_HERSHEY_SIMPLEX,
-                    fs, (0, 0, 255), th, cv2.LINE_AA)
+        value = f"{d.value * 10:02d}" if d.kind == "percentile" else f"{d.value}"
+        marks.append((d.box, f"{d.kind}:{value} {d.confidence:.2f}", (0, 220, 0)))
+    marks += [(u.box, u.reason, (0, 0, 255)) for u in reading.unreadable]
+    metrics = [cv2.getTextSize(text, font, fs, th + 2) for _box, text, _colour in marks]
+    sizes = [(tw, text_h + base) for (tw, text_h), base in metrics]
+    places = label_places([m[0] for m in marks], sizes, frame.shape[1], frame.shape[0])
+    for (box, text, colour), (lx, ly, _lw, _lh), ((_tw, text_h), _base) in zip(
+            marks, places, metrics, strict=True):
+        x, y, w, h = box
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, th)
+        cv2.putText(out, text, (lx, ly + text_h), font, fs, (0, 0, 0), th + 2, cv2.LINE_AA)
+        cv2.putText(out, text, (lx, ly + text_h), font, fs, colour, th, cv2.LINE_AA)
     return out
+
+
+def label_places(boxes: Sequence[Box], sizes: Sequence[tuple[int, int]], width: int,
+                 height: int) -> list[Box]:
+    """Where each box's label (its size as width, height) goes: above the box, below it,
+    to its right or to its left, whichever is first to lie in the picture and cover no box
+    and no label already placed; failing that, the one that covers least."""
+    taken: list[Box] = list(boxes)
+    places: list[Box] = []
+    for (x, y, w, h), (lw, lh) in zip(boxes, sizes, strict=True):
+        gap = 2
+        options = [(x, y - lh - gap), (x, y + h + gap), (x + w + gap, y),
+                   (x - lw - gap, y), (x + w + gap, y + h - lh), (x - lw - gap, y + h - lh)]
+        inside = [(ox, oy) for ox, oy in options
+                  if ox >= 0 and oy >= 0 and ox + lw <= width and oy + lh <= height]
+        candidates = [(min(max(ox, 0), max(0, width - lw)), min(max(oy, 0), max(0, height - lh)))
+                      for ox, oy in (inside or options)]
+        best = min(candidates, key=lambda o: sum(_overlap_area((*o, lw, lh), t) for t in taken))
+        place = (best[0], best[1], lw, lh)
+        places.append(place)
+        taken.append(place)
+    return places
+
+
+def _overlap_area(a: Box, b: Box) -> int:
+    ix = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    iy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0, ix) * max(0, iy)
 
 
 def _toml_value(v: Any) -> str:

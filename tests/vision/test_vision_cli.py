@@ -16,8 +16,9 @@ import pytest
 
 from companion import config
 from companion.vision import VisionError, compose_tray, imageio
-from companion.vision.cli import add_commands
+from companion.vision.cli import add_commands, draw_overlay, label_places
 from companion.vision.compose import DATA_DIR
+from companion.vision.types import Box, DieReading, FrameReading, UnreadableDie
 from companion.vision_bridge import make_reader
 
 REPO = Path(__file__).resolve().parents[2]
@@ -362,3 +363,40 @@ def test_calibrating_from_the_camera_mends_a_calibration_the_box_refuses(
     cfg.write_text('[camera]\nwidth = 5\n')
     with pytest.raises(config.ConfigError, match=r"\[camera\] width = 5"):
         _run(["dice", "calibrate", "--camera", "--config", str(cfg)])
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return (min(a[0] + a[2], b[0] + b[2]) > max(a[0], b[0])
+            and min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1]))
+
+
+def test_overlay_labels_of_a_tight_cluster_cover_no_die_and_no_other_label() -> None:
+    # Four touching dice: every label above its box would sit on the die above.
+    boxes: list[Box] = [(300, 300, 36, 36), (300, 338, 36, 36), (338, 300, 36, 36),
+                        (338, 338, 36, 36), (319, 376, 36, 36)]
+    sizes = [(110, 18)] * len(boxes)
+    places = label_places(boxes, sizes, 640, 640)
+    for i, place in enumerate(places):
+        assert place[2:] == sizes[i]
+        assert 0 <= place[0] <= 640 - place[2] and 0 <= place[1] <= 640 - place[3]
+        assert not any(_overlaps(place, b) for b in boxes), (i, place)
+        assert not any(_overlaps(place, other) for other in places[:i]), (i, place)
+
+
+def test_overlay_labels_stay_in_a_picture_with_no_room() -> None:
+    places = label_places([(0, 0, 40, 40), (0, 40, 40, 40)], [(200, 20)] * 2, 60, 90)
+    for x, y, w, h in places:
+        assert x >= 0 and y >= 0
+        assert (w, h) == (200, 20)
+
+
+def test_overlay_draws_read_dice_green_and_refused_dice_red() -> None:
+    frame = np.full((200, 200, 3), 255, np.uint8)
+    reading = FrameReading((DieReading("d6", 5, (20, 40, 30, 30), 0.93),),
+                           (UnreadableDie((120, 120, 30, 30), "cocked"),), 1.0)
+    out = draw_overlay(frame, reading)
+    b, g, r = (int(v) for v in out[40, 35])  # the read die's top edge
+    assert g > 150 and r < 100 and b < 100
+    b, g, r = (int(v) for v in out[120, 135])  # the refused die's top edge
+    assert r > 150 and g < 100 and b < 100
+    assert np.array_equal(frame, np.full((200, 200, 3), 255, np.uint8))  # not drawn on
