@@ -513,22 +513,26 @@ class DiceReader:
         want_d6 = "d6" in self.kinds
         want_digits = "d10" in self.kinds or "percentile" in self.kinds
         p6 = e6 = pd = None
-        sizes = [max(c.w, c.h) for c in cands if c.score > 0.5] or [max(c.w, c.h) for c in cands]
-        median_size = float(np.median(sizes))
-        if len(sizes) >= 3:
-            _rein_in_sizes(cands, median_size)
         crops = np.stack([_crop(frame, c, D6_CROP) for c in cands])
         if want_d6:
             p6, e6 = self.models.classify_d6(normalise_crop_batch(crops))
-            if not want_digits:
-                # Dropped before the costlier looks: on a grainy floor there are dozens.
-                keep = ((np.array([c.score for c in cands]) >= SURE_DIE_SCORE)
-                        | (p6[:, :6].max(axis=1) >= FIRST_LOOK_FACE) | self.logos.near(e6))
-                if not keep.all():
-                    cands = [c for c, k in zip(cands, keep, strict=True) if k]
-                    crops, p6, e6 = crops[keep], p6[keep], e6[keep]
-                    if not cands:
-                        return [], []
+        sized = _typical_dice(cands, None if p6 is None else p6[:, :6].max(axis=1))
+        if len(sized) >= 3:
+            reined = _rein_in_sizes(cands, float(np.median([max(c.w, c.h) for c in sized])))
+            if reined:
+                crops[reined] = np.stack([_crop(frame, cands[i], D6_CROP) for i in reined])
+                if p6 is not None and e6 is not None:
+                    p6[reined], e6[reined] = self.models.classify_d6(
+                        normalise_crop_batch(crops[reined]))
+        if p6 is not None and e6 is not None and not want_digits:
+            # Dropped before the costlier looks: on a grainy floor there are dozens.
+            keep = ((np.array([c.score for c in cands]) >= SURE_DIE_SCORE)
+                    | (p6[:, :6].max(axis=1) >= FIRST_LOOK_FACE) | self.logos.near(e6))
+            if not keep.all():
+                cands = [c for c, k in zip(cands, keep, strict=True) if k]
+                crops, p6, e6 = crops[keep], p6[keep], e6[keep]
+                if not cands:
+                    return [], []
         sharp = [_sharpness(_crop(frame, c, SHARPNESS_SIDE)) for c in cands]
         # The class probability each die's reading needs (higher where the views or the
         # two networks disagree).
@@ -751,7 +755,21 @@ def _suppress(cands: list[_Candidate]) -> list[_Candidate]:
     return kept
 
 
-def _rein_in_sizes(cands: list[_Candidate], median_size: float) -> None:
+def _typical_dice(cands: list[_Candidate], face: np.ndarray | None) -> list[_Candidate]:
+    """The candidates that set the frame's typical die size: those the detector is fairly
+    sure of and, when the d6 network has looked, that it reads as a face.
+
+    On a grainy or speckled floor most of the detector's fairly sure finds are the floor's
+    pattern, smaller than the dice: their median shrank every real die's box to ~2/3 of
+    it (bench_views' wooden table, 2026-11-25)."""
+    strong = [i for i, c in enumerate(cands) if c.score > 0.5]
+    if face is not None:
+        strong = [i for i in strong if face[i] >= MIN_CLASS_PROB]
+    chosen = strong or ([] if face is not None else list(range(len(cands))))
+    return [cands[i] for i in chosen]
+
+
+def _rein_in_sizes(cands: list[_Candidate], median_size: float) -> list[int]:
     """Shrink boxes far larger than the frame's typical die to that size, keeping centres.
 
     In clusters of touching dice the size regression sometimes spans two dice while the
@@ -761,14 +779,18 @@ def _rein_in_sizes(cands: list[_Candidate], median_size: float) -> None:
     1.33 x, under the 1.35 x limit). A box over CLUSTER_REIN_IN x that overlaps a
     neighbour as touching dice do is shrunk too: such a box had swallowed part of the
     neighbour, and the two were refused as "stacked" though both faces were in view.
+    Returns the indexes of the boxes shrunk (their crops must be taken again).
     """
-    for c in cands:
+    reined = []
+    for i, c in enumerate(cands):
         side = max(c.w, c.h)
         if side > 1.35 * median_size or (side > CLUSTER_REIN_IN * median_size and any(
                 o is not c and _overlap(c, o) >= TOUCHING_OVERLAP for o in cands)):
             k = median_size / side
             c.w *= k
             c.h *= k
+            reined.append(i)
+    return reined
 
 
 def _share_inside(c: _Candidate, tray: Box) -> float:
